@@ -1,0 +1,53 @@
+"""Reference agents used to validate tasks: ``oracle`` runs the reference solution, ``nop`` does nothing."""
+
+from __future__ import annotations
+
+import importlib
+
+from termrl.errors import AgentError, TaskError
+from termrl.sandbox.base import Sandbox
+from termrl.types import AgentOutcome, Task
+
+
+class OracleAgent:
+    """Copies ``solution/`` to /solution and runs the reference solution in the persistent shell."""
+
+    name = "oracle"
+
+    def run(self, task: Task, sandbox: Sandbox) -> AgentOutcome:
+        if task.solution_script is None:
+            raise TaskError(task.path, "no reference solution", "add solution/solve.sh (Harbor) or solution.sh")
+        if task.solution_dir is not None:
+            sandbox.upload_dir(task.solution_dir, "/solution")
+        sandbox.write_file("/solution/.termrl-oracle.sh", task.solution_script, 0o755)
+        result = sandbox.exec("bash /solution/.termrl-oracle.sh", timeout=task.agent_timeout_sec)
+        return AgentOutcome(
+            terminated=not result.timed_out,
+            truncated=result.timed_out,
+            info={"exit_code": result.exit_code, "output_tail": result.output[-2000:]},
+        )
+
+
+class NopAgent:
+    """Does nothing: the tests must fail on the untouched environment."""
+
+    name = "nop"
+
+    def run(self, task: Task, sandbox: Sandbox) -> AgentOutcome:
+        return AgentOutcome(terminated=True, truncated=False)
+
+
+AGENTS = {"oracle": OracleAgent, "nop": NopAgent}
+
+
+def get_agent(name: str) -> object:
+    """An agent by short name, or ``package.module:Class`` for a plugin."""
+    if name in AGENTS:
+        return AGENTS[name]()
+    if ":" in name:
+        module, _, attr = name.partition(":")
+        try:
+            return getattr(importlib.import_module(module), attr)()
+        except (ImportError, AttributeError) as exc:
+            raise AgentError(f"cannot load agent {name!r}: {exc}") from exc
+    raise AgentError(f"unknown agent {name!r} -- fix: use one of {', '.join(AGENTS)} or module:Class")

@@ -1,0 +1,403 @@
+"""Docker sandbox provider: one container per episode, one persistent shell per container.
+
+Each container runs ``docker-init`` as PID 1 (it reaps orphans) with ``sleep infinity``
+as the keeper. Two long-lived shells are attached through the Docker API:
+
+* the *agent shell* (bash, or sh where bash is absent) that runs every ``exec`` command;
+* a *control shell* (sh, in its own session) that kills process trees. It uses only shell
+  builtins, so it still works when a fork bomb has used up the container's PID limit.
+
+A timed-out command is stopped by killing every process in the agent shell's session
+(its pipelines, their children, and anything they put in the background) except the
+shell itself. If the command was a shell builtin loop, the shell is killed and restarted.
+Network is toggled by connecting and disconnecting the default bridge network.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import tarfile
+import time
+from pathlib import Path
+
+import docker
+import docker.errors
+
+from termrl.errors import SandboxError
+from termrl.sandbox.base import SandboxSpec
+from termrl.sandbox.stream import ShellDied, StreamReply, StreamShell
+from termrl.images.build import ImageConfig, build_task_image
+from termrl.types import ExecResult, Task
+
+log = logging.getLogger(__name__)
+
+LABEL = "termrl"
+DEFAULT_COMMAND_TIMEOUT = 180.0
+
+# Builtins only (dash, bash, busybox sh): no fork is needed to find or kill processes.
+CONTROL_PRELUDE = r"""
+__termrl_kill() {
+  __mode=$1; __arg=$2; __n=0
+  for __sig in STOP STOP KILL KILL; do
+    for __d in /proc/[0-9]*; do
+      __p=${__d#/proc/}
+      [ "$__p" = 1 ] && continue
+      [ "$__p" = "$$" ] && continue
+      { read -r __st < "$__d/stat"; } 2>/dev/null || continue
+      set -- ${__st##*) }
+      if [ "$__mode" = session ]; then
+        [ "$4" = "$__arg" ] || continue
+        [ "$__p" = "$__arg" ] && continue
+      else
+        [ "$__p" = "$__arg" ] && continue
+      fi
+      if kill -$__sig "$__p" 2>/dev/null && [ "$__sig" = KILL ]; then __n=$((__n+1)); fi
+    done
+  done
+  echo "$__n"
+}
+__termrl_keeper() {
+  for __d in /proc/[0-9]*; do
+    { read -r __st < "$__d/stat"; } 2>/dev/null || continue
+    set -- ${__st##*) }
+    if [ "$2" = 1 ]; then echo "${__d#/proc/}"; return; fi
+  done
+  echo 1
+}
+"""
+
+AGENT_SHELL = ["sh", "-c", "if command -v bash >/dev/null 2>&1; then exec bash --noprofile --norc; else exec sh; fi"]
+AGENT_ENV = {"PAGER": "cat", "GIT_PAGER": "cat", "DEBIAN_FRONTEND": "noninteractive", "TERM": "dumb"}
+
+
+def docker_client() -> docker.DockerClient:
+    """A client for the local engine, with a clear error when none answers."""
+    try:
+        client = docker.from_env(timeout=300)
+        client.ping()
+    except docker.errors.DockerException as exc:
+        raise SandboxError(f"no Docker engine answers ({exc}) -- fix: start dockerd (make test does it)") from exc
+    return client
+
+
+class _AttachedShell:
+    """A StreamShell plus the exec it runs in (kept to read its exit code)."""
+
+    def __init__(self, api: docker.APIClient, container_id: str, argv: list[str], *,
+                 workdir: str | None = None, env: dict[str, str] | None = None, prelude: str = ""):
+        self.api = api
+        try:
+            self.exec_id = api.exec_create(container_id, argv, stdin=True, stdout=True, stderr=True, tty=False,
+                                           workdir=workdir, environment=env)["Id"]
+            self._io = api.exec_start(self.exec_id, socket=True)
+        except docker.errors.APIError as exc:
+            raise SandboxError(f"cannot start a shell in container {container_id[:12]}: {exc}") from exc
+        self.shell = StreamShell(self._io._sock)
+        try:
+            self.shell.start()
+            if prelude:
+                self.shell.run(prelude, timeout=30)
+        except (ShellDied, TimeoutError) as exc:
+            raise SandboxError(f"shell {argv} did not start in container {container_id[:12]}: {exc}") from exc
+
+    def exit_code(self) -> int:
+        for _ in range(20):
+            info = self.api.exec_inspect(self.exec_id)
+            if not info.get("Running"):
+                return int(info.get("ExitCode") or 0)
+            time.sleep(0.05)
+        return -1
+
+    def close(self) -> None:
+        self.shell.close()
+        try:
+            self._io.close()
+        except OSError:
+            pass
+
+
+class DockerSandbox:
+    """A started container. Implements the ``Sandbox`` protocol."""
+
+    def __init__(self, client: docker.DockerClient, container, spec: SandboxSpec):
+        self.client = client
+        self.api = client.api
+        self.container = container
+        self.spec = spec
+        self.network = spec.network
+        self._closed = False
+        self._control = _AttachedShell(self.api, container.id, ["sh"], prelude=CONTROL_PRELUDE)
+        self.keeper_pid = int(self._control.shell.run("__termrl_keeper", timeout=10).output.strip() or 1)
+        self._agent: _AttachedShell | None = None
+        self._agent = self._start_agent_shell()
+
+    @property
+    def id(self) -> str:
+        return self.container.id
+
+    def _start_agent_shell(self) -> _AttachedShell:
+        return _AttachedShell(self.api, self.container.id, AGENT_SHELL, workdir=self.spec.workdir, env=AGENT_ENV)
+
+    def _control_run(self, command: str, timeout: float = 30) -> str:
+        try:
+            return self._control.shell.run(command, timeout=timeout).output.decode(errors="replace")
+        except (ShellDied, TimeoutError):
+            # The control shell can be OOM-killed like anything else: start a new one once.
+            self._control.close()
+            self._control = _AttachedShell(self.api, self.container.id, ["sh"], prelude=CONTROL_PRELUDE)
+            return self._control.shell.run(command, timeout=timeout).output.decode(errors="replace")
+
+    # -- per-command calls -------------------------------------------------------------
+
+    def exec(self, command: str, timeout: float | None = None) -> ExecResult:
+        self._check_open()
+        timeout = DEFAULT_COMMAND_TIMEOUT if timeout is None else timeout
+        start = time.monotonic()
+        restarted = False
+        if self._agent is None:
+            self._agent = self._start_agent_shell()
+            restarted = True
+        agent = self._agent
+        try:
+            token = agent.shell.send_command(command)
+            reply = agent.shell.collect(token, start + timeout, self.spec.output_cap)
+            if reply is not None:
+                return self._result(reply, start, shell_restarted=restarted)
+            # Timed out: kill the command's whole tree, keep the shell.
+            self._control_run(f"__termrl_kill session {agent.shell.pid}")
+            reply = agent.shell.collect(token, time.monotonic() + 3, self.spec.output_cap)
+            if reply is not None:
+                return self._result(reply, start, timed_out=True, shell_restarted=restarted)
+            # Still running: a builtin loop in the shell itself. The shell has to go.
+            partial = agent.shell.partial()
+            self._control_run(f"kill -9 {agent.shell.pid} 2>/dev/null; __termrl_kill session {agent.shell.pid}")
+            self._replace_agent_shell()
+            return self._result(partial, start, timed_out=True, shell_restarted=True)
+        except ShellDied:
+            partial = agent.shell.partial()
+            code = agent.exit_code()
+            self._replace_agent_shell()
+            partial.exit_code = code
+            return self._result(partial, start, shell_restarted=True)
+
+    def _replace_agent_shell(self) -> None:
+        if self._agent is not None:
+            self._agent.close()
+        self._agent = None
+        self._agent = self._start_agent_shell()
+
+    @staticmethod
+    def _result(reply: StreamReply, start: float, *, timed_out: bool = False,
+                shell_restarted: bool = False) -> ExecResult:
+        return ExecResult(
+            exit_code=124 if timed_out else reply.exit_code,
+            output=reply.text(),
+            timed_out=timed_out,
+            output_truncated=reply.dropped_bytes > 0,
+            shell_restarted=shell_restarted,
+            duration_s=time.monotonic() - start,
+        )
+
+    def run(self, argv: list[str], *, timeout: float | None = None, env: dict[str, str] | None = None,
+            workdir: str | None = None) -> ExecResult:
+        """A fresh process under coreutils ``timeout`` (which signals the whole process group)."""
+        self._check_open()
+        timeout = DEFAULT_COMMAND_TIMEOUT if timeout is None else timeout
+        start = time.monotonic()
+        wrapped = ["timeout", "-k", "5", str(max(1, int(round(timeout)))), *argv]
+        try:
+            exec_id = self.api.exec_create(self.container.id, wrapped, stdout=True, stderr=True, tty=False,
+                                           environment=env, workdir=workdir)["Id"]
+            io_ = self.api.exec_start(exec_id, socket=True)
+        except docker.errors.APIError as exc:
+            raise SandboxError(f"cannot run {argv[:3]} in container {self.container.id[:12]}: {exc}") from exc
+        shell = StreamShell(io_._sock)
+        chunks = bytearray()
+        dropped, cap = 0, self.spec.output_cap * 4
+        deadline = start + timeout + 15
+        try:
+            while True:
+                data = shell._recv(deadline)
+                if data is None:
+                    break
+                chunks += data
+                if len(chunks) > 2 * cap:
+                    dropped += len(chunks) - 2 * cap
+                    del chunks[cap : len(chunks) - cap]
+        except ShellDied:
+            pass
+        finally:
+            io_.close()
+        info = self.api.exec_inspect(exec_id)
+        code = -1 if info.get("Running") else int(info.get("ExitCode") or 0)
+        reply = StreamReply(code, bytes(chunks), dropped, cap)
+        return ExecResult(exit_code=code, output=reply.text(), timed_out=code in (124, 137) and
+                          time.monotonic() - start >= timeout, output_truncated=dropped > 0,
+                          duration_s=time.monotonic() - start)
+
+    def read_file(self, path: str) -> bytes:
+        self._check_open()
+        try:
+            stream, stat = self.container.get_archive(path)
+        except docker.errors.NotFound as exc:
+            raise FileNotFoundError(path) from exc
+        except docker.errors.APIError as exc:
+            raise SandboxError(f"cannot read {path}: {exc}") from exc
+        if stat.get("mode", 0) & (1 << 31):
+            raise IsADirectoryError(path)
+        with tarfile.open(fileobj=io.BytesIO(b"".join(stream))) as tar:
+            member = tar.next()
+            if member is None or not member.isfile():
+                raise SandboxError(f"cannot read {path}: not a regular file")
+            handle = tar.extractfile(member)
+            return handle.read() if handle else b""
+
+    def write_file(self, path: str, data: bytes | str, mode: int = 0o644) -> None:
+        self._check_open()
+        payload = data.encode() if isinstance(data, str) else data
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            info = tarfile.TarInfo(path.lstrip("/"))
+            info.size, info.mode, info.mtime = len(payload), mode, int(time.time())
+            tar.addfile(info, io.BytesIO(payload))
+        self._put("/", buf.getvalue(), path)
+
+    def upload_dir(self, local: Path, remote: str) -> None:
+        self._check_open()
+        self.run(["rm", "-rf", remote], timeout=60)
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            tar.add(str(local), arcname=remote.strip("/"))
+        self._put("/", buf.getvalue(), remote)
+
+    def download_dir(self, remote: str, max_file_bytes: int = 10 << 20) -> dict[str, bytes]:
+        self._check_open()
+        try:
+            stream, _ = self.container.get_archive(remote.rstrip("/") + "/.")
+        except docker.errors.NotFound:
+            return {}
+        except docker.errors.APIError as exc:
+            raise SandboxError(f"cannot read {remote}: {exc}") from exc
+        files: dict[str, bytes] = {}
+        with tarfile.open(fileobj=io.BytesIO(b"".join(stream))) as tar:
+            for member in tar:
+                if member.isfile() and member.size <= max_file_bytes:
+                    handle = tar.extractfile(member)
+                    if handle is not None:
+                        name = member.name[2:] if member.name.startswith("./") else member.name
+                        files[name] = handle.read()
+        return files
+
+    def _put(self, at: str, archive: bytes, what: str) -> None:
+        try:
+            ok = self.container.put_archive(at, archive)
+        except docker.errors.APIError as exc:
+            raise SandboxError(f"cannot write {what}: {exc}") from exc
+        if not ok:
+            raise SandboxError(f"cannot write {what}")
+
+    def set_network(self, enabled: bool) -> None:
+        self._check_open()
+        if enabled == self.network:
+            return
+        bridge = self.client.networks.get("bridge")
+        try:
+            (bridge.connect if enabled else bridge.disconnect)(self.container)
+        except docker.errors.APIError as exc:
+            raise SandboxError(f"cannot {'connect' if enabled else 'disconnect'} network: {exc}") from exc
+        self.network = enabled
+
+    def kill_all(self) -> int:
+        """Kill every process except PID 1 and the keeper (agent shell included)."""
+        self._check_open()
+        out = self._control_run(f"__termrl_kill all {self.keeper_pid}")
+        if self._agent is not None:
+            self._agent.close()
+            self._agent = None
+        try:
+            return int(out.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            return 0
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise SandboxError("sandbox already closed")
+
+    # -- lifecycle ----------------------------------------------------------------------
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for shell in (self._agent, self._control):
+            if shell is not None:
+                shell.close()
+        try:
+            self.container.remove(force=True, v=True)
+        except docker.errors.NotFound:
+            pass
+        except docker.errors.APIError as exc:
+            log.warning("could not remove container %s: %s", self.container.id[:12], exc)
+
+    def __enter__(self) -> "DockerSandbox":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class DockerProvider:
+    """Starts DockerSandbox containers, labelled so ``termrl clean`` can find orphans."""
+
+    name = "docker"
+
+    def __init__(self, client: docker.DockerClient | None = None):
+        self.client = client or docker_client()
+
+    def image_for(self, task: Task, config: ImageConfig) -> str:
+        return build_task_image(self.client, task, config)
+
+    def start(self, spec: SandboxSpec) -> DockerSandbox:
+        labels = {LABEL: "1", f"{LABEL}.owner_pid": str(os.getpid()), f"{LABEL}.created": str(int(time.time()))}
+        labels.update(dict(spec.labels))
+        try:
+            container = self.client.containers.create(
+                spec.image, ["sleep", "infinity"], init=True, detach=True, labels=labels,
+                nano_cpus=int(spec.cpus * 1e9), mem_limit=f"{spec.memory_mb}m", memswap_limit=f"{spec.memory_mb}m",
+                pids_limit=spec.pids_limit, working_dir=spec.workdir or None, hostname="sandbox",
+            )
+        except docker.errors.ImageNotFound as exc:
+            raise SandboxError(f"image {spec.image} not found -- fix: build it first (termrl images build)") from exc
+        except docker.errors.APIError as exc:
+            raise SandboxError(f"cannot create a container from {spec.image}: {exc}") from exc
+        try:
+            if not spec.network:
+                # Disconnect before start: no process ever runs with network.
+                self.client.networks.get("bridge").disconnect(container)
+            container.start()
+            return DockerSandbox(self.client, container, spec)
+        except Exception:
+            container.remove(force=True)
+            raise
+
+
+def clean_orphans(client: docker.DockerClient, *, everything: bool = False) -> list[str]:
+    """Remove termrl containers whose owning process is gone (or all of them)."""
+    removed = []
+    for container in client.containers.list(all=True, filters={"label": LABEL}):
+        owner = container.labels.get(f"{LABEL}.owner_pid", "")
+        alive = False
+        if owner.isdigit() and not everything:
+            try:
+                os.kill(int(owner), 0)
+                alive = True
+            except ProcessLookupError:
+                alive = False
+            except PermissionError:
+                alive = True
+        if everything or not alive:
+            container.remove(force=True, v=True)
+            removed.append(container.name)
+    return removed
