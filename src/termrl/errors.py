@@ -32,6 +32,8 @@ class TaskError(TermrlError):
         self.field = field
         self.problem = problem
         self.fix = fix
+        self.task_dir: Path | None = None
+        """The task folder being loaded (set by the loader)."""
         where = f"{self.path}" + (f": {field}" if field else "")
         super().__init__(f"{where}: {problem} -- fix: {fix}")
 

@@ -23,15 +23,17 @@ from dataclasses import dataclass
 
 from termrl.errors import SandboxError
 
-# Evaluated once when a shell starts. `exec 2>&1` folds stderr into the stream.
+# Evaluated once when a shell starts. Commands get stderr folded into stdout; the shell's
+# own stderr (job notices such as "Killed" for a background job that a timeout ended) is
+# dropped so it cannot leak into the next command's output.
 # Works in bash and in POSIX sh (dash, busybox), so images without bash still run.
 SHELL_PRELUDE = r"""
-exec 2>&1
+exec 2>/dev/null
 __termrl_run() {
   __termrl_tok=$1
   __termrl_cmd=$2
   shift $#
-  eval "$__termrl_cmd" </dev/null
+  eval "$__termrl_cmd" </dev/null 2>&1
   __termrl_rc=$?
   printf '\n%s:%d\n' "$__termrl_tok" "$__termrl_rc"
 }

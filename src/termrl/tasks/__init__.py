@@ -24,18 +24,24 @@ def load_task(path: str | Path) -> Task:
         TaskError: the folder is missing or malformed; the message names the file, field and fix.
     """
     path = Path(path).resolve()
-    if not path.is_dir():
-        raise TaskError(path, "not a directory", "pass the path of a task folder (or of a folder of tasks)")
-    if (path / "task.toml").is_file():
-        return load_harbor_task(path)
-    if (path / "task.yaml").is_file():
-        return load_tb1_task(path)
-    raise TaskError(path, "neither task.toml (Harbor) nor task.yaml (Terminal-Bench 1) found",
-                    "add task.toml next to instruction.md, environment/, tests/ and solution/")
+    try:
+        if not path.is_dir():
+            raise TaskError(path, "not a directory", "pass the path of a task folder (or of a folder of tasks)")
+        if (path / "task.toml").is_file():
+            return load_harbor_task(path)
+        if (path / "task.yaml").is_file():
+            return load_tb1_task(path)
+        raise TaskError(path, "neither task.toml (Harbor) nor task.yaml (Terminal-Bench 1) found",
+                        "add task.toml next to instruction.md, environment/, tests/ and solution/")
+    except TaskError as exc:
+        exc.task_dir = path
+        raise
 
 
-def find_task_dirs(paths: list[str | Path]) -> list[Path]:
+def find_task_dirs(paths: list[str | Path] | str | Path) -> list[Path]:
     """Expand each path: a task folder stays itself; a folder of tasks yields its task subfolders."""
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
     found: list[Path] = []
     for raw in paths:
         path = Path(raw).resolve()
@@ -55,7 +61,7 @@ class LoadReport:
     errors: list[TaskError]
 
 
-def load_tasks(paths: list[str | Path]) -> LoadReport:
+def load_tasks(paths: list[str | Path] | str | Path) -> LoadReport:
     """Load every task under ``paths``; a malformed task is reported and the others go on."""
     tasks: list[Task] = []
     errors: list[TaskError] = []

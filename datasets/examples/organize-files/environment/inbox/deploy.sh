@@ -1,0 +1,2 @@
+this is the file 'deploy.sh'
+this is the file 'deploy.sh'

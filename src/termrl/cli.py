@@ -1,0 +1,243 @@
+"""`termrl ...` — the command line."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from termrl.errors import TermrlError
+from termrl.images.build import ImageConfig
+from termrl.rollout.episode import EpisodeConfig, EpisodeLog, run_episode
+from termrl.tasks import load_task, load_tasks
+from termrl.types import EpisodeResult
+
+app = typer.Typer(help="Train and evaluate long-horizon terminal agents.", no_args_is_help=True,
+                  pretty_exceptions_enable=False)
+tasks_app = typer.Typer(help="List, show and validate tasks.", no_args_is_help=True)
+images_app = typer.Typer(help="Build the local base images.", no_args_is_help=True)
+app.add_typer(tasks_app, name="tasks")
+app.add_typer(images_app, name="images")
+
+console = Console()
+err = Console(stderr=True)
+
+
+def _fail(message: str) -> None:
+    err.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(2)
+
+
+def _setup_logging(verbose: bool) -> None:
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(message)s",
+                        stream=sys.stderr)
+
+
+def _provider():
+    from termrl.sandbox.docker import DockerProvider
+
+    try:
+        return DockerProvider()
+    except TermrlError as exc:
+        _fail(str(exc))
+
+
+def _episode_config(image_config: Optional[Path], verifier_network: bool) -> EpisodeConfig:
+    try:
+        return EpisodeConfig(verifier_network=verifier_network, image_config=ImageConfig.load(image_config))
+    except TermrlError as exc:
+        _fail(str(exc))
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=err, transient=False)
+
+
+ImageConfigOpt = typer.Option(None, "--image-config", help="YAML file with extra FROM aliases (aliases: {glob: image}).")
+JobsOpt = typer.Option(2, "--jobs", "-j", min=1, help="Episodes run at once.")
+
+
+@app.command()
+def run(
+    tasks: list[Path] = typer.Argument(..., help="Task folders, or folders of tasks."),
+    agent: str = typer.Option("oracle", "--agent", "-a", help="oracle | nop | module:Class"),
+    out: Path = typer.Option(Path("runs/latest"), "--out", "-o", help="Output folder (episodes.jsonl is appended)."),
+    repeats: int = typer.Option(1, "--repeats", "-n", min=1, help="Episodes per task."),
+    jobs: int = JobsOpt,
+    image_config: Optional[Path] = ImageConfigOpt,
+    verifier_network: bool = typer.Option(True, help="Network for the verifier phase (test tooling installs)."),
+    verbose: bool = typer.Option(False, "--verbose", "-v"),
+) -> None:
+    """Run an agent on tasks; write OUT/episodes.jsonl and print a summary table."""
+    from termrl.agent.reference import get_agent
+
+    _setup_logging(verbose)
+    try:
+        get_agent(agent)
+    except TermrlError as exc:
+        _fail(str(exc))
+    report = load_tasks(tasks)
+    for error in report.errors:
+        err.print(f"[yellow]skipped task:[/] {error}")
+    if not report.tasks:
+        _fail("no loadable task among the paths given")
+    config = _episode_config(image_config, verifier_network)
+    provider = _provider()
+    log = EpisodeLog(out / "episodes.jsonl")
+    results: list[EpisodeResult] = []
+    work = [t for t in report.tasks for _ in range(repeats)]
+    with _progress() as progress, ThreadPoolExecutor(jobs) as pool:
+        bar = progress.add_task(f"{agent} episodes", total=len(work))
+        futures = [pool.submit(run_episode, t, get_agent(agent), provider, config) for t in work]
+        for future in as_completed(futures):
+            result = future.result()
+            log.append(result.to_json())
+            results.append(result)
+            progress.advance(bar)
+    _print_episodes(results)
+    console.print(f"episodes written to {out / 'episodes.jsonl'}")
+    if report.errors:
+        raise typer.Exit(1)
+
+
+def _print_episodes(results: list[EpisodeResult]) -> None:
+    table = Table(title="episodes")
+    for col in ("task", "agent", "reward", "resolved", "tests passed", "ended", "error", "seconds"):
+        table.add_column(col)
+    for r in sorted(results, key=lambda r: r.task):
+        passed = f"{sum(r.tests.values())}/{len(r.tests)}" if r.tests else "-"
+        ended = "truncated" if r.truncated else ("terminated" if r.terminated else "-")
+        error = f"{r.error.boundary}: {r.error.message[:60]}" if r.error else ""
+        table.add_row(r.task, r.agent, f"{r.reward:.2f}", "yes" if r.resolved else "no", passed, ended, error,
+                      f"{r.duration_s:.1f}")
+    console.print(table)
+    n = len(results)
+    if n:
+        console.print(f"resolved {sum(r.resolved for r in results)}/{n}, "
+                      f"mean reward {sum(r.reward for r in results) / n:.3f}, "
+                      f"errors {sum(r.error is not None for r in results)}")
+
+
+@tasks_app.command("list")
+def tasks_list(paths: list[Path] = typer.Argument(..., help="Task folders, or folders of tasks.")) -> None:
+    """List tasks with their format, difficulty and category."""
+    report = load_tasks(paths)
+    table = Table(title=f"{len(report.tasks)} tasks")
+    for col in ("task", "format", "difficulty", "category", "agent timeout", "tests timeout"):
+        table.add_column(col)
+    for t in report.tasks:
+        table.add_row(t.name, t.format, t.metadata.difficulty, t.metadata.category,
+                      f"{t.agent_timeout_sec:g}s", f"{t.verifier_timeout_sec:g}s")
+    console.print(table)
+    for error in report.errors:
+        err.print(f"[red]invalid:[/] {error}")
+    if report.errors:
+        raise typer.Exit(1)
+
+
+@tasks_app.command("show")
+def tasks_show(path: Path = typer.Argument(..., help="A task folder.")) -> None:
+    """Show one task: its settings and instruction."""
+    try:
+        t = load_task(path)
+    except TermrlError as exc:
+        _fail(str(exc))
+    env = t.environment
+    table = Table(show_header=False, title=t.name)
+    rows = [
+        ("format", t.format), ("path", str(t.path)), ("difficulty", t.metadata.difficulty),
+        ("category", t.metadata.category), ("tags", ", ".join(t.metadata.tags)),
+        ("image", str(env.dockerfile or env.docker_image)), ("limits", f"{env.cpus:g} cpu, {env.memory_mb} MB, "
+                                                                      f"{env.pids_limit} pids"),
+        ("internet (agent)", str(env.allow_internet)), ("agent timeout", f"{t.agent_timeout_sec:g}s"),
+        ("tests timeout", f"{t.verifier_timeout_sec:g}s"), ("tests", ", ".join(sorted(
+            p.name for p in t.tests_dir.iterdir())) if t.tests_dir.is_dir() else "-"),
+        ("solution", "yes" if t.has_solution else "no"),
+    ]
+    for k, v in rows:
+        table.add_row(k, v)
+    console.print(table)
+    console.rule("instruction")
+    console.print(t.instruction, markup=False)
+
+
+@tasks_app.command("validate")
+def tasks_validate(
+    paths: list[Path] = typer.Argument(..., help="Task folders, or folders of tasks."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object per task per line."),
+    jobs: int = JobsOpt,
+    image_config: Optional[Path] = ImageConfigOpt,
+    verbose: bool = typer.Option(False, "--verbose", "-v"),
+) -> None:
+    """Build each task and run oracle and nop: valid = oracle reward 1.0 and nop reward 0.0."""
+    from termrl.tasks.validate import invalid_load, validate_task
+
+    _setup_logging(verbose)
+    report = load_tasks(paths)
+    results = [invalid_load(e) for e in report.errors]
+    for r in results:
+        if as_json:
+            print(json.dumps(r.to_json()), flush=True)
+    if report.tasks:
+        config = _episode_config(image_config, True)
+        provider = _provider()
+        with _progress() as progress, ThreadPoolExecutor(jobs) as pool:
+            bar = progress.add_task("validating", total=len(report.tasks))
+            futures = [pool.submit(validate_task, t, provider, config) for t in report.tasks]
+            for future in as_completed(futures):
+                r = future.result()
+                results.append(r)
+                if as_json:
+                    print(json.dumps(r.to_json()), flush=True)
+                progress.advance(bar)
+    if not as_json:
+        table = Table(title="validation")
+        for col in ("task", "valid", "oracle", "nop", "nop passes", "problem"):
+            table.add_column(col)
+        for r in sorted(results, key=lambda r: r.task):
+            table.add_row(r.task, "[green]yes[/]" if r.valid else "[red]no[/]",
+                          "-" if r.oracle_reward is None else f"{r.oracle_reward:g}",
+                          "-" if r.nop_reward is None else f"{r.nop_reward:g}",
+                          ", ".join(r.nop_passed_tests) or "-", r.error or "")
+        console.print(table)
+    if not all(r.valid for r in results):
+        raise typer.Exit(1)
+
+
+@images_app.command("build")
+def images_build(
+    suite: Optional[list[str]] = typer.Option(None, "--suite", help="bookworm | trixie (default: all)"),
+    force: bool = typer.Option(False, help="Rebuild even if up to date."),
+) -> None:
+    """Build the local base images from Debian packages (mmdebstrap + docker import)."""
+    from termrl.images.base import build_base_images
+
+    _setup_logging(True)
+    provider = _provider()
+    try:
+        for tag in build_base_images(provider.client, suite, force=force):
+            console.print(f"[green]ready[/] {tag}")
+    except TermrlError as exc:
+        _fail(str(exc))
+
+
+@app.command()
+def clean(everything: bool = typer.Option(False, "--all", help="Also remove containers of live runs.")) -> None:
+    """Remove termrl containers left behind by crashed runs."""
+    from termrl.sandbox.docker import clean_orphans
+
+    removed = clean_orphans(_provider().client, everything=everything)
+    console.print(f"removed {len(removed)} container(s)" + (f": {', '.join(removed)}" if removed else ""))
+
+
+def main() -> None:  # pragma: no cover
+    app()
