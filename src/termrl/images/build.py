@@ -85,7 +85,7 @@ class ImageConfig:
         if not isinstance(extra, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in extra.items()):
             raise ImageError(f"{path}: aliases must map image globs to image names -- "
                              'fix: write e.g. aliases: {"node:20*": "termrl/base:bookworm"}')
-        config.aliases = {**extra, **config.aliases}
+        config.aliases = {**extra, **{k: v for k, v in config.aliases.items() if k not in extra}}
         return config
 
 

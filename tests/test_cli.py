@@ -1,0 +1,86 @@
+"""The command line, run as a user runs it (a real process, real Docker)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import EXAMPLES
+
+TERMRL = [str(Path(sys.executable).with_name("termrl"))]
+
+
+def termrl(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    proc = subprocess.run([*TERMRL, *args], capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "COLUMNS": "200"})
+    if check:
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc
+
+
+def test_run_writes_episodes_jsonl(tmp_path):
+    out = tmp_path / "run"
+    proc = termrl("run", "--agent", "nop", str(EXAMPLES / "csv-region-summary"), str(EXAMPLES / "tb1-reverse-lines"),
+                  "--out", str(out))
+    rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    assert len(rows) == 2
+    for row in rows:
+        for key in ("task", "agent", "reward", "resolved", "tests", "terminated", "truncated", "error", "duration_s"):
+            assert key in row
+        assert row["agent"] == "nop" and row["reward"] == 0.0 and row["error"] is None
+    assert "resolved 0/2" in proc.stdout
+
+
+def test_run_appends_and_goes_on_past_a_bad_task(tmp_path):
+    bad = tmp_path / "bad-task"
+    bad.mkdir()
+    (bad / "task.toml").write_text("[agent]\ntimeout_sec = 1\n")
+    out = tmp_path / "run"
+    proc = termrl("run", "--agent", "oracle", str(bad), str(EXAMPLES / "organize-files"), "--out", str(out),
+                  check=False)
+    assert proc.returncode == 1
+    assert "instruction.md" in proc.stderr and "fix:" in proc.stderr
+    rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    assert [(r["task"], r["resolved"]) for r in rows] == [("organize-files", True)]
+
+
+def test_unknown_agent_is_a_clear_error(tmp_path):
+    proc = termrl("run", "--agent", "wizard", str(EXAMPLES / "organize-files"), "--out", str(tmp_path), check=False)
+    assert proc.returncode == 2 and "unknown agent 'wizard'" in proc.stderr and "oracle" in proc.stderr
+
+
+def test_validate_json(tmp_path):
+    bad = tmp_path / "broken"
+    bad.mkdir()
+    proc = termrl("tasks", "validate", "--json", str(EXAMPLES / "fix-interval-merge"), str(bad), check=False)
+    assert proc.returncode == 1  # one invalid task
+    rows = {r["task"]: r for r in map(json.loads, proc.stdout.splitlines())}
+    good = rows["fix-interval-merge"]
+    assert good["valid"] and good["oracle_reward"] == 1.0 and good["nop_reward"] == 0.0 and good["error"] is None
+    assert set(good) >= {"task", "valid", "oracle_reward", "nop_reward", "error", "nop_passed_tests"}
+    assert len(good["nop_passed_tests"]) >= 1  # the buggy code already handles some cases
+    assert not rows["broken"]["valid"] and "task.toml" in rows["broken"]["error"]
+
+
+def test_tasks_list_and_show():
+    listing = termrl("tasks", "list", str(EXAMPLES)).stdout
+    for name in ("csv-region-summary", "tb1-reverse-lines", "py313-word-freq"):
+        assert name in listing
+    shown = termrl("tasks", "show", str(EXAMPLES / "py313-word-freq")).stdout
+    assert "harbor" in shown and "instruction" in shown and "test.sh" in shown
+
+
+def test_clean_leaves_live_runs_alone():
+    proc = termrl("clean")
+    assert "removed" in proc.stdout
+
+
+def test_clean_removes_orphans(docker_client):
+    orphan = docker_client.containers.create("termrl/base:bookworm", ["sleep", "infinity"],
+                                             labels={"termrl": "1", "termrl.owner_pid": "4194300"})
+    proc = termrl("clean")
+    assert orphan.name in proc.stdout
+    assert not docker_client.containers.list(all=True, filters={"id": orphan.id})
