@@ -169,6 +169,8 @@ class DockerSandbox:
             self._control_run(f"__termrl_kill session {agent.shell.pid}")
             reply = agent.shell.collect(token, time.monotonic() + 3, self.spec.output_cap)
             if reply is not None:
+                # Reap the killed jobs now, so bash's "Killed ..." notices don't leak into the next command.
+                agent.shell.run("wait", timeout=5, cap=4096)
                 return self._result(reply, start, timed_out=True, shell_restarted=restarted)
             # Still running: a builtin loop in the shell itself. The shell has to go.
             partial = agent.shell.partial()
