@@ -160,3 +160,145 @@ class EpisodeResult:
             }
         row.update(self.extra)
         return row
+
+
+# --- the agent's records -------------------------------------------------------------------
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+@dataclass(frozen=True)
+class Message:
+    """One chat message. ``tool_calls`` carries native tool calls on assistant messages
+    (OpenAI shape: ``{"id", "type": "function", "function": {"name", "arguments"}}``);
+    ``tool_call_id`` links a tool result to its call."""
+
+    role: Role
+    content: str
+    tool_calls: tuple[dict[str, Any], ...] = ()
+    tool_call_id: str | None = None
+    name: str | None = None
+
+    def to_openai(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.tool_calls:
+            out["tool_calls"] = [dict(c) for c in self.tool_calls]
+        if self.tool_call_id:
+            out["tool_call_id"] = self.tool_call_id
+        if self.name:
+            out["name"] = self.name
+        return out
+
+
+@dataclass(frozen=True)
+class Generation:
+    """What a policy returned for one prompt."""
+
+    text: str
+    token_ids: tuple[int, ...] = ()
+    """Sampled (completion) token ids, when the backend exposes them."""
+    logprobs: tuple[float, ...] = ()
+    """Log-probability of each sampled token under the sampling policy (same length as token_ids)."""
+    prompt_token_ids: tuple[int, ...] = ()
+    finish_reason: str = "stop"
+    """stop | length | error"""
+    n_prompt_tokens: int = 0
+    n_completion_tokens: int = 0
+    tool_calls: tuple[dict[str, Any], ...] = ()
+    """Native tool calls returned by an OpenAI-compatible server (already parsed by the server)."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """One tool call parsed from a model reply."""
+
+    tool: str
+    args: dict[str, Any]
+    call_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What running one action returned to the model."""
+
+    tool: str
+    output: str
+    ok: bool
+    truncated: bool = False
+    duration_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class Step:
+    """One turn: the model's reply, the actions parsed from it, and their observations."""
+
+    turn: int
+    reply: str
+    actions: tuple[Action, ...]
+    observations: tuple[Observation, ...]
+    parse_error: str | None = None
+    generate_s: float = 0.0
+    act_s: float = 0.0
+    n_prompt_tokens: int = 0
+    n_completion_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class TokenSegment:
+    """A run of tokens in the final token sequence. ``trainable`` = 1 for the model's own sampled
+    tokens, 0 for prompt and observation tokens (they carry no loss)."""
+
+    token_ids: tuple[int, ...]
+    trainable: bool
+    logprobs: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """Everything an episode of the LLM agent produced, ready to judge and to train on."""
+
+    messages: tuple[Message, ...]
+    steps: tuple[Step, ...]
+    segments: tuple[TokenSegment, ...] = ()
+    finish_message: str | None = None
+    end_reason: str = ""
+    """finished | max_turns | max_tokens | timeout | parse_errors | error"""
+    todos: tuple[dict[str, Any], ...] = ()
+    n_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class Score:
+    """A judge's verdict: overall value in [0, 1] plus the per-criterion parts."""
+
+    value: float
+    parts: dict[str, float] = field(default_factory=dict)
+    explanation: str = ""
+
+
+def trajectory_to_json(traj: Trajectory) -> dict[str, Any]:
+    """Plain JSON form of a trajectory (for episodes.jsonl, the trajectory store and judge-eval cases)."""
+    return dataclasses.asdict(traj)
+
+
+def trajectory_from_json(data: dict[str, Any]) -> Trajectory:
+    def step(d: dict[str, Any]) -> Step:
+        return Step(
+            turn=d["turn"], reply=d.get("reply", ""),
+            actions=tuple(Action(a["tool"], dict(a.get("args", {})), a.get("call_id")) for a in d.get("actions", [])),
+            observations=tuple(Observation(**o) for o in d.get("observations", [])),
+            parse_error=d.get("parse_error"), generate_s=d.get("generate_s", 0.0), act_s=d.get("act_s", 0.0),
+            n_prompt_tokens=d.get("n_prompt_tokens", 0), n_completion_tokens=d.get("n_completion_tokens", 0),
+        )
+
+    return Trajectory(
+        messages=tuple(Message(m["role"], m.get("content", ""), tuple(m.get("tool_calls", ())),
+                               m.get("tool_call_id"), m.get("name")) for m in data.get("messages", [])),
+        steps=tuple(step(s) for s in data.get("steps", [])),
+        segments=tuple(TokenSegment(tuple(s["token_ids"]), bool(s["trainable"]), tuple(s.get("logprobs", ())))
+                       for s in data.get("segments", [])),
+        finish_message=data.get("finish_message"),
+        end_reason=data.get("end_reason", ""),
+        todos=tuple(data.get("todos", ())),
+        n_tokens=data.get("n_tokens", 0),
+    )
