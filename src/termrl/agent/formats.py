@@ -117,7 +117,7 @@ class XmlYamlFormat(ActionFormat):
                 return {}
             raise FormatError(f"<{name}> is empty. Example:\n{self.EXAMPLE}")
         try:
-            data = yaml.safe_load(stripped)
+            data = yaml.safe_load(body if body.endswith("\n") else body + "\n")
         except yaml.YAMLError as exc:
             if name == "bash":
                 return {"command": stripped.strip()}
