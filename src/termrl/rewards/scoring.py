@@ -1,0 +1,178 @@
+"""From a verified episode to a reward: the test score, the judge score, and how they combine.
+
+The choices, and why:
+
+- **Per-test results first.** When the tests left per-test results (JUnit, CTRF, pytest's
+  summary), the test score is the share of tests that passed: partial credit gives the trainer
+  a gradient on tasks the policy cannot solve yet. Without per-test results it is the
+  verifier's reward (``reward.txt`` / ``reward.json``).
+- **A test that did not run failed.** The verifier already maps errors, skips and missing
+  results to ``False``; a verifier that timed out scores 0 whatever it recorded before.
+- **Tests the no-op agent passes carry no signal.** Validation records which tests pass when
+  the agent does nothing (``nop_passing``); they are left out of partial credit, so doing
+  nothing earns 0. When every test is no-op-passing, the reward file decides.
+- **The test script has the last word on full credit.** If every counted test passed but the
+  reward is below 1, something outside the per-test results failed (a check that is not a
+  pytest test, a test file that never reported); it counts as one more failed test.
+- **A judge failure is data, not a zero.** The episode's reward then uses the test score
+  alone, the judge error is kept on :class:`RewardParts`, and ``weights_used`` shows the
+  renormalised weights.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from termrl.errors import JudgeError
+from termrl.types import EpisodeResult, Score, Trajectory, VerifierResult
+
+if TYPE_CHECKING:
+    from termrl.rewards.judges import Judge
+
+
+def test_score(verifier: VerifierResult | None, nop_passing: set[str] | None = None) -> float:
+    """The episode's test score in [0, 1].
+
+    Args:
+        verifier: what the verifier returned; None when the episode never reached the tests
+            (the sandbox or the policy failed first), which scores 0.
+        nop_passing: names of the tests the no-op agent passes (from task validation); they
+            are left out of partial credit. None or empty: every test counts.
+
+    A truncated episode (turn, token or time limit) is scored from its tests like any other:
+    truncation is not failure.
+    """
+    if verifier is None or verifier.timed_out:
+        return 0.0
+    reward = _clamp01(verifier.reward)
+    counted = {name: ok for name, ok in verifier.tests.items() if name not in (nop_passing or ())}
+    if not counted:  # no per-test results, or every test passes without any work
+        return reward
+    passed = sum(counted.values())
+    if passed == len(counted) and reward < 1.0:
+        return passed / (len(counted) + 1)
+    return passed / len(counted)
+
+
+# keep pytest from collecting the function above when a test module imports it
+test_score.__test__ = False  # type: ignore[attr-defined]
+
+
+def resolved(verifier: VerifierResult | None) -> bool:
+    """All tests passed and the reward is 1 (no-op-passing tests included: resolved means everything)."""
+    if verifier is None or verifier.timed_out:
+        return False
+    return verifier.reward >= 1.0 and all(verifier.tests.values())
+
+
+@dataclass(frozen=True)
+class RewardWeights:
+    """How the test score and the judge score mix into the reward.
+
+    The reward is the weighted mean ``(test * t + judge * j) / (test + judge)``, so it stays in
+    [0, 1] whatever the scale of the weights. The default 0.65 / 0.35 follows Terminal-Bench-RL:
+    the tests decide most of the reward, the judge rewards how the agent worked.
+    """
+
+    test: float = 0.65
+    """Weight of the test score (share of the tests passed). Non-negative."""
+    judge: float = 0.35
+    """Weight of the judge score (how the agent worked). Non-negative; 0 turns the judge off."""
+
+    def __post_init__(self) -> None:
+        for name in ("test", "judge"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+                raise ValueError(f"RewardWeights.{name}: expected a finite number >= 0, got {value!r} "
+                                 f"-- fix: use e.g. test=0.65, judge=0.35")
+        if self.test == 0 and self.judge == 0:
+            raise ValueError("RewardWeights: test and judge are both 0, so nothing decides the reward "
+                             "-- fix: give at least one a positive weight (default test=0.65, judge=0.35)")
+
+    @property
+    def normalised(self) -> RewardWeights:
+        total = self.test + self.judge
+        return RewardWeights(self.test / total, self.judge / total)
+
+
+@dataclass(frozen=True)
+class RewardParts:
+    """One episode's reward and what it was made of."""
+
+    reward: float
+    """The reward in [0, 1]."""
+    test_score: float
+    judge_score: float | None
+    """None when no judge ran, or it failed (see ``judge_error``)."""
+    judge_error: str | None
+    """Why the judge failed; the reward then comes from the tests alone."""
+    weights_used: RewardWeights
+    """The normalised weights actually applied (``judge=0`` when the judge did not count)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reward": self.reward, "test_score": self.test_score, "judge_score": self.judge_score,
+                "judge_error": self.judge_error, "weights_used": asdict(self.weights_used)}
+
+
+def combine(test: float, judge: Score | None, judge_error: str | None = None,
+            weights: RewardWeights | None = None) -> RewardParts:
+    """Mix a test score and a judge verdict into the reward.
+
+    Args:
+        test: the test score in [0, 1] (see :func:`test_score`).
+        judge: the judge's verdict, or None when no judge ran or it failed.
+        judge_error: why the judge failed (give it instead of ``judge``).
+        weights: the mix; default :class:`RewardWeights` ().
+
+    Without a judge verdict (none configured, or ``judge_error``), the reward is the test score
+    alone: the weights are renormalised to ``test=1, judge=0`` and that is recorded in
+    ``weights_used`` — never a silent zero for the judge's share.
+
+    Raises:
+        ValueError: a score outside [0, 1], or both ``judge`` and ``judge_error`` given.
+    """
+    weights = weights or RewardWeights()
+    _check_unit("test", test)
+    if judge is not None and judge_error is not None:
+        raise ValueError("combine: got both a judge score and a judge error -- pass one of them")
+    if judge is None or weights.judge == 0:
+        used = RewardWeights(1.0, 0.0)
+        return RewardParts(reward=float(test), test_score=float(test),
+                           judge_score=None if judge is None else judge.value, judge_error=judge_error,
+                           weights_used=used)
+    _check_unit("judge", judge.value)
+    used = weights.normalised
+    reward = used.test * test + used.judge * judge.value
+    return RewardParts(reward=_clamp01(reward), test_score=float(test), judge_score=judge.value,
+                       judge_error=None, weights_used=used)
+
+
+def episode_reward(episode: EpisodeResult, *, trajectory: Trajectory | None = None, instruction: str = "",
+                   judge: Judge | None = None, weights: RewardWeights | None = None,
+                   nop_passing: set[str] | None = None) -> RewardParts:
+    """Score a finished episode: test score from its verifier, judge score from its trajectory.
+
+    An episode that failed at a boundary (``episode.error``) scores 0 on the tests, as the
+    episode runner does. A :class:`JudgeError` is caught here, once, and recorded on the
+    returned parts; the reward then comes from the tests alone. Without a trajectory (a
+    reference agent) or a judge, only the tests count.
+    """
+    test = 0.0 if episode.error is not None else test_score(episode.verifier, nop_passing)
+    if judge is None or trajectory is None:
+        return combine(test, None, None, weights)
+    try:
+        verdict = judge.score(instruction, trajectory)
+    except JudgeError as exc:
+        return combine(test, None, f"{type(exc).__name__}: {exc}", weights)
+    return combine(test, verdict, None, weights)
+
+
+def _check_unit(name: str, value: float) -> None:
+    if not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+        raise ValueError(f"combine: {name} score must be in [0, 1], got {value!r}")
+
+
+def _clamp01(value: float) -> float:
+    return min(1.0, max(0.0, float(value)))
