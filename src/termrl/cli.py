@@ -66,10 +66,52 @@ ImageConfigOpt = typer.Option(None, "--image-config", help="YAML file with extra
 JobsOpt = typer.Option(2, "--jobs", "-j", min=1, help="Episodes run at once.")
 
 
+PolicyOpt = typer.Option("hf", "--policy", "-p", help="Model backend for --agent termrl: hf | openai | scripted")
+
+
+def _agent_factory(agent: str, policy: str, model: Optional[str], action_format: str, max_turns: int,
+                   temperature: float, base_url: Optional[str]):
+    """A function making one agent per episode (agents keep per-episode state; the policy is shared)."""
+    from termrl.agent.reference import get_agent
+
+    if agent != "termrl":
+        get_agent(agent)  # fail early on an unknown name
+        return lambda: get_agent(agent)
+    from termrl.agent.formats import FORMATS
+    from termrl.agent.loop import AgentConfig, TermAgent
+    from termrl.policies import get_policy
+
+    if action_format not in FORMATS:
+        _fail(f"unknown --format {action_format!r}: use one of {', '.join(FORMATS)}")
+    kwargs = {k: v for k, v in (("model", model), ("base_url", base_url)) if v}
+    shared = get_policy(policy, **kwargs)
+    config = AgentConfig(action_format=action_format, max_turns=max_turns, temperature=temperature)
+    return lambda: TermAgent(shared, config)
+
+
+def _judge(name: str, policy_for_llm: Optional[str], base_url: Optional[str]):
+    from termrl.rewards.judges import get_judge
+
+    if name == "llm":
+        from termrl.policies import get_policy
+
+        kwargs = {"base_url": base_url} if base_url else {}
+        return get_judge("llm", policy=get_policy(policy_for_llm or "openai", **kwargs))
+    return get_judge(name)
+
+
 @app.command()
 def run(
     tasks: list[Path] = typer.Argument(..., help="Task folders, or folders of tasks."),
-    agent: str = typer.Option("oracle", "--agent", "-a", help="oracle | nop | module:Class"),
+    agent: str = typer.Option("oracle", "--agent", "-a", help="termrl | oracle | nop | module:Class"),
+    policy: str = PolicyOpt,
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="Model path (hf) or name (openai); "
+                                        "default: the embedded SmolLM2-135M-Instruct."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (openai policy)."),
+    action_format: str = typer.Option("xml", "--format", help="xml | tool_call | bash_block"),
+    max_turns: int = typer.Option(30, "--max-turns", min=1),
+    temperature: float = typer.Option(0.7, "--temperature", min=0.0),
+    judge: str = typer.Option("rubric", "--judge", help="rubric | llm | none (llm uses the openai backend)"),
     out: Path = typer.Option(Path("runs/latest"), "--out", "-o", help="Output folder (episodes.jsonl is appended)."),
     repeats: int = typer.Option(1, "--repeats", "-n", min=1, help="Episodes per task."),
     jobs: int = JobsOpt,
@@ -78,12 +120,11 @@ def run(
     verbose: bool = typer.Option(False, "--verbose", "-v"),
 ) -> None:
     """Run an agent on tasks; write OUT/episodes.jsonl and print a summary table."""
-    from termrl.agent.reference import get_agent
-
     _setup_logging(verbose)
     try:
-        get_agent(agent)
-    except TermrlError as exc:
+        make_agent = _agent_factory(agent, policy, model, action_format, max_turns, temperature, base_url)
+        judge_obj = _judge(judge, None, base_url) if agent == "termrl" else None
+    except (TermrlError, ValueError) as exc:
         _fail(str(exc))
     report = load_tasks(tasks)
     for error in report.errors:
@@ -91,13 +132,14 @@ def run(
     if not report.tasks:
         _fail("no loadable task among the paths given")
     config = _episode_config(image_config, verifier_network)
+    config.judge = judge_obj
     provider = _provider()
     log = EpisodeLog(out / "episodes.jsonl")
     results: list[EpisodeResult] = []
     work = [t for t in report.tasks for _ in range(repeats)]
     with _progress() as progress, ThreadPoolExecutor(jobs) as pool:
         bar = progress.add_task(f"{agent} episodes", total=len(work))
-        futures = [pool.submit(run_episode, t, get_agent(agent), provider, config) for t in work]
+        futures = [pool.submit(run_episode, t, make_agent(), provider, config) for t in work]
         for future in as_completed(futures):
             result = future.result()
             log.append(result.to_json())
@@ -111,20 +153,52 @@ def run(
 
 def _print_episodes(results: list[EpisodeResult]) -> None:
     table = Table(title="episodes")
-    for col in ("task", "agent", "reward", "resolved", "tests passed", "ended", "error", "seconds"):
+    for col in ("task", "agent", "reward", "test", "judge", "resolved", "tests passed", "turns", "ended", "error",
+                "seconds"):
         table.add_column(col)
     for r in sorted(results, key=lambda r: r.task):
         passed = f"{sum(r.tests.values())}/{len(r.tests)}" if r.tests else "-"
-        ended = "truncated" if r.truncated else ("terminated" if r.terminated else "-")
+        ended = r.extra.get("end_reason") or ("truncated" if r.truncated else ("terminated" if r.terminated else "-"))
         error = f"{r.error.boundary}: {r.error.message[:60]}" if r.error else ""
-        table.add_row(r.task, r.agent, f"{r.reward:.2f}", "yes" if r.resolved else "no", passed, ended, error,
-                      f"{r.duration_s:.1f}")
+        if r.extra.get("judge_error"):
+            error += f" judge: {r.extra['judge_error'][:40]}"
+        judge = r.extra.get("judge_score")
+        test = r.extra.get("test_score")
+        table.add_row(r.task, r.agent, f"{r.reward:.2f}", "-" if test is None else f"{test:.2f}",
+                      "-" if judge is None else f"{judge:.2f}", "yes" if r.resolved else "no", passed,
+                      str(r.extra.get("n_turns", "-")), ended, error, f"{r.duration_s:.1f}")
     console.print(table)
     n = len(results)
     if n:
         console.print(f"resolved {sum(r.resolved for r in results)}/{n}, "
                       f"mean reward {sum(r.reward for r in results) / n:.3f}, "
                       f"errors {sum(r.error is not None for r in results)}")
+
+
+@app.command()
+def show(episode: str = typer.Argument(..., help="DIR/episodes.jsonl[:N] (N-th row, from 1; default the last) "
+                                       "or a JSON file with one episode row.")) -> None:
+    """Render one episode's trajectory readably."""
+    from termrl.rollout.render import load_row, render_episode
+
+    try:
+        row = load_row(episode)
+    except (OSError, ValueError) as exc:
+        _fail(str(exc))
+    render_episode(row, console)
+
+
+@app.command("judge-eval")
+def judge_eval(
+    path: Path = typer.Argument(Path("datasets/judge-eval"), help="Folder or file of labelled cases."),
+    judge: str = typer.Option("rubric", "--judge", help="rubric | llm"),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint for --judge llm."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Score labelled trajectories with a judge and print its agreement with the labels."""
+    from termrl.eval.judge_eval import judge_eval_command
+
+    raise typer.Exit(judge_eval_command(path, judge, as_json, base_url=base_url))
 
 
 @tasks_app.command("list")

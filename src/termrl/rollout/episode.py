@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
@@ -12,7 +13,9 @@ from termrl.errors import TermrlError
 from termrl.images.build import ImageConfig
 from termrl.rewards.verifier import verify
 from termrl.sandbox.base import SandboxProvider, SandboxSpec
-from termrl.types import AgentOutcome, EpisodeError, EpisodeResult, Task, VerifierResult
+from termrl.rewards.scoring import RewardWeights, episode_reward
+from termrl.types import (AgentOutcome, EpisodeError, EpisodeResult, Task, Trajectory, VerifierResult,
+                          trajectory_to_json)
 
 
 @dataclass
@@ -24,6 +27,11 @@ class EpisodeConfig:
     image_config: ImageConfig = field(default_factory=ImageConfig)
     output_cap: int = 32_000
     """Bytes of each command's output kept (head and tail)."""
+    judge: object | None = None
+    """A Judge (termrl.rewards.judges) scoring how the agent worked; None = tests only.
+    Reference agents (oracle, nop) leave no trajectory, so only their tests count."""
+    weights: RewardWeights = field(default_factory=RewardWeights)
+    """reward = test x weights.test + judge x weights.judge (renormalised when the judge fails)."""
 
 
 def _network_for_agent(task: Task) -> bool:
@@ -53,20 +61,20 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
         ))
         started_at = time.time()
         outcome = agent.run(task, sandbox)
-        verifier = verify(task, sandbox, started_at=started_at, network=config.verifier_network)
+        error = outcome.info.get("error")  # the agent broke mid-way (policy, sandbox): no verdict
+        if error is None:
+            verifier = verify(task, sandbox, started_at=started_at, network=config.verifier_network)
     except TermrlError as exc:
         error = EpisodeError(exc.boundary, str(exc))
     finally:
         if sandbox is not None:
             sandbox.close()
-    reward = verifier.reward if verifier and error is None else 0.0
     tests = verifier.tests if verifier else {}
-    resolved = error is None and reward >= 1.0 and all(tests.values())
-    return EpisodeResult(
+    result = EpisodeResult(
         task=task.name,
         agent=getattr(agent, "name", type(agent).__name__),
-        reward=reward,
-        resolved=resolved,
+        reward=verifier.reward if verifier and error is None else 0.0,
+        resolved=error is None and verifier is not None and verifier.reward >= 1.0 and all(tests.values()),
         tests=tests,
         terminated=outcome.terminated,
         truncated=outcome.truncated,
@@ -74,6 +82,24 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
         duration_s=time.monotonic() - start,
         verifier=verifier,
     )
+    trajectory: Trajectory | None = outcome.info.get("trajectory")
+    if trajectory is None:
+        return result
+    from termrl.tasks.validate import nop_passing_tests  # (validate imports this module)
+
+    parts = episode_reward(result, trajectory=trajectory, instruction=task.instruction, judge=config.judge,
+                           weights=config.weights, nop_passing=nop_passing_tests(task))
+    extra = {
+        "policy": getattr(getattr(agent, "policy", None), "name", None),
+        "test_score": parts.test_score,
+        "judge_score": parts.judge_score,
+        "judge_error": parts.judge_error,
+        "n_turns": len(trajectory.steps),
+        "n_tokens": trajectory.n_tokens,
+        "end_reason": trajectory.end_reason,
+        "trajectory": trajectory_to_json(trajectory),
+    }
+    return dataclasses.replace(result, reward=parts.reward, extra=extra)
 
 
 class EpisodeLog:

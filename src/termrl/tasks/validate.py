@@ -67,16 +67,19 @@ def validate_task(task: Task, provider: SandboxProvider, config: EpisodeConfig |
     if oracle.error and oracle.error.boundary in ("image", "task"):
         return ValidationResult(task.name, False, None, None, _problem(oracle), path=str(task.path))
     nop = run_episode(task, NopAgent(), provider, config)
+    # Validation judges the task by its test script's own reward (reward.txt), not partial credit.
+    oracle_reward = oracle.verifier.reward if oracle.verifier and not oracle.error else 0.0
+    nop_reward = nop.verifier.reward if nop.verifier and not nop.error else 0.0
     problems = []
-    if oracle.reward < 1.0:
-        problems.append(_problem(oracle) or f"oracle reward {oracle.reward:g} < 1 (failing: "
+    if oracle_reward < 1.0:
+        problems.append(_problem(oracle) or f"oracle reward {oracle_reward:g} < 1 (failing: "
                         f"{', '.join(k for k, v in oracle.tests.items() if not v) or 'see test output'})")
-    if nop.reward > 0.0:
-        problems.append(f"nop reward {nop.reward:g} > 0: the tests pass without any work")
+    if nop_reward > 0.0:
+        problems.append(f"nop reward {nop_reward:g} > 0: the tests pass without any work")
     elif nop.error:
         problems.append(_problem(nop))
     passed = sorted(k for k, v in nop.tests.items() if v)
-    result = ValidationResult(task.name, not problems, oracle.reward, nop.reward,
+    result = ValidationResult(task.name, not problems, oracle_reward, nop_reward,
                               "; ".join(p for p in problems if p) or None, passed, str(task.path))
     if result.valid:
         record = _record_path(task)
