@@ -175,3 +175,21 @@ def test_examples_in_batch(docker_provider):
     report = load_tasks([EXAMPLES])
     results = [run_episode(t, OracleAgent(), docker_provider) for t in report.tasks]
     assert all(r.resolved for r in results), [(r.task, r.error) for r in results if not r.resolved]
+
+
+def test_validation_rejects_accepted_wrong_solutions_and_checks_repeats(docker_provider, task_factory):
+    task_dir = task_factory()
+    (task_dir / "solution" / "wrong_typo.sh").write_text("echo dnoe > /app/out.txt\n")
+    good = validate_task(load_task(task_dir), docker_provider, repeats=2)
+    assert good.valid and good.wrong_rewards == {"wrong_typo.sh": 0.0} and good.repeats == 2 and good.stable
+    (task_dir / "solution" / "wrong_same.sh").write_text("echo done > /app/out.txt\n")
+    bad = validate_task(load_task(task_dir), docker_provider)
+    assert not bad.valid and "wrong_same.sh scores 1" in bad.error
+
+
+def test_validation_detects_unstable_tasks(docker_provider, task_factory):
+    flaky = "import random\n\ndef test_coin():\n    assert random.random() < 0.5\n"
+    task = load_task(task_factory(test_body=flaky, solve="true\n"))
+    result = validate_task(task, docker_provider, repeats=6)
+    assert not result.valid  # oracle fails sometimes, or nop passes sometimes, or both vary
+    assert not result.stable or result.oracle_reward < 1.0 or result.nop_reward > 0.0

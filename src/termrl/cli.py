@@ -248,11 +248,12 @@ def tasks_show(path: Path = typer.Argument(..., help="A task folder.")) -> None:
 def tasks_validate(
     paths: list[Path] = typer.Argument(..., help="Task folders, or folders of tasks."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per task per line."),
+    repeats: int = typer.Option(1, "--repeats", min=1, help="Run everything N times; results must agree."),
     jobs: int = JobsOpt,
     image_config: Optional[Path] = ImageConfigOpt,
     verbose: bool = typer.Option(False, "--verbose", "-v"),
 ) -> None:
-    """Build each task and run oracle and nop: valid = oracle reward 1.0 and nop reward 0.0."""
+    """Build each task; run oracle, nop and solution/wrong_*.sh: valid = oracle 1.0, nop 0.0, wrong < 1, stable."""
     from termrl.tasks.validate import invalid_load, validate_task
 
     _setup_logging(verbose)
@@ -266,7 +267,7 @@ def tasks_validate(
         provider = _provider()
         with _progress() as progress, ThreadPoolExecutor(jobs) as pool:
             bar = progress.add_task("validating", total=len(report.tasks))
-            futures = [pool.submit(validate_task, t, provider, config) for t in report.tasks]
+            futures = [pool.submit(validate_task, t, provider, config, repeats) for t in report.tasks]
             for future in as_completed(futures):
                 r = future.result()
                 results.append(r)
@@ -275,12 +276,13 @@ def tasks_validate(
                 progress.advance(bar)
     if not as_json:
         table = Table(title="validation")
-        for col in ("task", "valid", "oracle", "nop", "nop passes", "problem"):
+        for col in ("task", "valid", "oracle", "nop", "wrong", "tests", "nop passes", "problem"):
             table.add_column(col)
         for r in sorted(results, key=lambda r: r.task):
             table.add_row(r.task, "[green]yes[/]" if r.valid else "[red]no[/]",
                           "-" if r.oracle_reward is None else f"{r.oracle_reward:g}",
                           "-" if r.nop_reward is None else f"{r.nop_reward:g}",
+                          " ".join(f"{v:g}" for v in r.wrong_rewards.values()) or "-", str(r.n_tests),
                           ", ".join(r.nop_passed_tests) or "-", r.error or "")
         console.print(table)
     if not all(r.valid for r in results):

@@ -14,12 +14,19 @@ class OracleAgent:
 
     name = "oracle"
 
+    def __init__(self, script: str | None = None):
+        """``script``: run ``solution/<script>`` instead of the reference (e.g. a wrong_*.sh)."""
+        self.script = script
+        if script:
+            self.name = f"oracle:{script}"
+
     def run(self, task: Task, sandbox: Sandbox) -> AgentOutcome:
         if task.solution_script is None:
             raise TaskError(task.path, "no reference solution", "add solution/solve.sh (Harbor) or solution.sh")
         if task.solution_dir is not None:
             sandbox.upload_dir(task.solution_dir, "/solution")
-        sandbox.write_file("/solution/.termrl-oracle.sh", task.solution_script, 0o755)
+        script = f"bash /solution/{self.script}\n" if self.script else task.solution_script
+        sandbox.write_file("/solution/.termrl-oracle.sh", script, 0o755)
         result = sandbox.exec("bash /solution/.termrl-oracle.sh", timeout=task.agent_timeout_sec)
         return AgentOutcome(
             terminated=not result.timed_out,

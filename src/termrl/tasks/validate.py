@@ -29,6 +29,12 @@ class ValidationResult:
     error: str | None
     nop_passed_tests: list[str] = field(default_factory=list)
     path: str = ""
+    wrong_rewards: dict[str, float] = field(default_factory=dict)
+    """Reward of each plausible wrong solution (solution/wrong_*.sh): each must be < 1."""
+    repeats: int = 1
+    stable: bool = True
+    """The same rewards in every repeat."""
+    n_tests: int = 0
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -61,26 +67,54 @@ def _problem(episode: EpisodeResult) -> str | None:
     return None
 
 
-def validate_task(task: Task, provider: SandboxProvider, config: EpisodeConfig | None = None) -> ValidationResult:
-    """Run oracle and nop on the task; valid = oracle reward 1.0 and nop reward 0.0."""
-    oracle = run_episode(task, OracleAgent(), provider, config)
-    if oracle.error and oracle.error.boundary in ("image", "task"):
-        return ValidationResult(task.name, False, None, None, _problem(oracle), path=str(task.path))
-    nop = run_episode(task, NopAgent(), provider, config)
+def _reward(episode: EpisodeResult) -> float:
     # Validation judges the task by its test script's own reward (reward.txt), not partial credit.
-    oracle_reward = oracle.verifier.reward if oracle.verifier and not oracle.error else 0.0
-    nop_reward = nop.verifier.reward if nop.verifier and not nop.error else 0.0
+    return episode.verifier.reward if episode.verifier and not episode.error else 0.0
+
+
+def validate_task(task: Task, provider: SandboxProvider, config: EpisodeConfig | None = None,
+                  repeats: int = 1) -> ValidationResult:
+    """Run oracle, nop and every wrong solution ``repeats`` times.
+
+    Valid = oracle reward 1.0 and nop reward 0.0 every time, each ``solution/wrong_*.sh``
+    below 1.0 every time, and the same rewards in every repeat.
+    """
+    wrong_names = sorted(p.name for p in task.solution_dir.glob("wrong_*.sh")) if task.solution_dir else []
+    runs: dict[str, list[EpisodeResult]] = {}
+    for _ in range(repeats):
+        oracle = run_episode(task, OracleAgent(), provider, config)
+        if oracle.error and oracle.error.boundary in ("image", "task"):
+            return ValidationResult(task.name, False, None, None, _problem(oracle), path=str(task.path))
+        runs.setdefault("oracle", []).append(oracle)
+        runs.setdefault("nop", []).append(run_episode(task, NopAgent(), provider, config))
+        for name in wrong_names:
+            runs.setdefault(name, []).append(run_episode(task, OracleAgent(script=name), provider, config))
+    rewards = {name: [_reward(e) for e in episodes] for name, episodes in runs.items()}
+    oracle, nop = runs["oracle"][-1], runs["nop"][-1]
+    oracle_reward, nop_reward = min(rewards["oracle"]), max(rewards["nop"])
     problems = []
     if oracle_reward < 1.0:
-        problems.append(_problem(oracle) or f"oracle reward {oracle_reward:g} < 1 (failing: "
-                        f"{', '.join(k for k, v in oracle.tests.items() if not v) or 'see test output'})")
+        bad = next(e for e in runs["oracle"] if _reward(e) < 1.0)
+        problems.append(_problem(bad) or f"oracle reward {oracle_reward:g} < 1 (failing: "
+                        f"{', '.join(k for k, v in bad.tests.items() if not v) or 'see test output'})")
     if nop_reward > 0.0:
         problems.append(f"nop reward {nop_reward:g} > 0: the tests pass without any work")
     elif nop.error:
         problems.append(_problem(nop))
+    for name in wrong_names:
+        if max(rewards[name]) >= 1.0:
+            problems.append(f"{name} scores 1: the tests accept this wrong solution")
+        errors = [e for e in runs[name] if e.error]
+        if errors:
+            problems.append(_problem(errors[0]))
+    stable = all(len(set(values)) == 1 for values in rewards.values())
+    if not stable:
+        problems.append("unstable: rewards differ between repeats " + ", ".join(
+            f"{k}={v}" for k, v in rewards.items() if len(set(v)) > 1))
     passed = sorted(k for k, v in nop.tests.items() if v)
     result = ValidationResult(task.name, not problems, oracle_reward, nop_reward,
-                              "; ".join(p for p in problems if p) or None, passed, str(task.path))
+                              "; ".join(p for p in problems if p) or None, passed, str(task.path),
+                              {n: max(rewards[n]) for n in wrong_names}, repeats, stable, len(oracle.tests))
     if result.valid:
         record = _record_path(task)
         record.parent.mkdir(parents=True, exist_ok=True)
