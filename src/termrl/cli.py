@@ -249,6 +249,10 @@ def tasks_validate(
     paths: list[Path] = typer.Argument(..., help="Task folders, or folders of tasks."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per task per line."),
     repeats: int = typer.Option(1, "--repeats", min=1, help="Run everything N times; results must agree."),
+    report_to: bool = typer.Option(False, "--report", help="Update validation.json and VALIDATION.md in the dataset "
+                                "folder (the single PATH given)."),
+    only_changed: bool = typer.Option(False, "--changed", help="Only tasks not validated in their current form "
+                                      "(per the dataset's validation.json)."),
     jobs: int = JobsOpt,
     image_config: Optional[Path] = ImageConfigOpt,
     verbose: bool = typer.Option(False, "--verbose", "-v"),
@@ -256,9 +260,14 @@ def tasks_validate(
     """Build each task; run oracle, nop and solution/wrong_*.sh: valid = oracle 1.0, nop 0.0, wrong < 1, stable."""
     from termrl.tasks.validate import invalid_load, validate_task
 
+    from termrl.tasks.stats import changed_tasks, write_validation_report
+
     _setup_logging(verbose)
+    if (report_to or only_changed) and (len(paths) != 1 or not paths[0].is_dir()):
+        _fail("--report and --changed take exactly one dataset folder")
     report = load_tasks(paths)
-    results = [invalid_load(e) for e in report.errors]
+    if only_changed:
+        report = type(report)(changed_tasks(report.tasks, paths[0]), report.errors)
     for r in results:
         if as_json:
             print(json.dumps(r.to_json()), flush=True)
@@ -285,8 +294,58 @@ def tasks_validate(
                           " ".join(f"{v:g}" for v in r.wrong_rewards.values()) or "-", str(r.n_tests),
                           ", ".join(r.nop_passed_tests) or "-", r.error or "")
         console.print(table)
+    if report_to:
+        console.print(f"wrote {write_validation_report(paths[0], load_tasks(paths).tasks, results)}")
     if not all(r.valid for r in results):
         raise typer.Exit(1)
+
+
+@tasks_app.command("stats")
+def tasks_stats(
+    path: Path = typer.Argument(..., help="A dataset folder."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Counts by category and difficulty, tests per task, validation status."""
+    from termrl.tasks.stats import dataset_stats
+
+    report = load_tasks([path])
+    stats = dataset_stats(report.tasks, path)
+    if as_json:
+        print(json.dumps({**stats.to_json(), "invalid_to_load": [str(e) for e in report.errors]}))
+    else:
+        n = max(stats.n_tasks, 1)
+        for title, counts in (("category", stats.by_category), ("difficulty", stats.by_difficulty)):
+            table = Table(title=f"{stats.n_tasks} tasks by {title}")
+            table.add_column(title)
+            table.add_column("tasks", justify="right")
+            table.add_column("share", justify="right")
+            for key, count in counts.items():
+                table.add_row(key, str(count), f"{100 * count / n:.0f}%")
+            console.print(table)
+        console.print(f"tests per task: {stats.tests_per_task} (min {stats.min_tests}); "
+                      f"with a wrong solution: {stats.with_wrong_solution}/{stats.n_tasks}; "
+                      f"validated in current form: {stats.validated}/{stats.n_tasks}")
+        for error in report.errors:
+            err.print(f"[red]invalid:[/] {error}")
+    if report.errors:
+        raise typer.Exit(1)
+
+
+@tasks_app.command("generate")
+def tasks_generate(
+    family: str = typer.Argument(..., help="Generator family (termrl tasks generate --list)."),
+    seed: int = typer.Option(0, "--seed", help="Instances differ by seed."),
+    difficulty: int = typer.Option(1, "--difficulty", min=1, max=3),
+    out: Path = typer.Option(Path("generated"), "--out", help="Folder to write the task folder into."),
+) -> None:
+    """Write one procedurally generated task (a full Harbor folder with solution and tests)."""
+    from termrl.tasks.generators import FAMILIES, generate
+
+    try:
+        path = generate(family, seed, difficulty, out)
+    except ValueError as exc:
+        _fail(f"{exc} (families: {', '.join(sorted(FAMILIES))})")
+    console.print(str(path))
 
 
 @images_app.command("build")
