@@ -198,7 +198,15 @@ def judge_eval(
     """Score labelled trajectories with a judge and print its agreement with the labels."""
     from termrl.eval.judge_eval import judge_eval_command
 
-    raise typer.Exit(judge_eval_command(path, judge, as_json, base_url=base_url))
+    policy = None
+    if judge == "llm":
+        from termrl.policies import get_policy
+
+        try:
+            policy = get_policy("openai", **({"base_url": base_url} if base_url else {}))
+        except TermrlError as exc:
+            _fail(str(exc))
+    raise typer.Exit(judge_eval_command(path, judge, as_json, policy=policy))
 
 
 @tasks_app.command("list")
