@@ -209,6 +209,109 @@ def judge_eval(
     raise typer.Exit(judge_eval_command(path, judge, as_json, policy=policy))
 
 
+def _overrides(sets: Optional[list[str]]) -> dict:
+    import yaml
+
+    out = {}
+    for item in sets or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            _fail(f"--set {item!r}: write KEY=VALUE, e.g. --set grpo.group_size=4")
+        out[key.strip()] = yaml.safe_load(value)
+    return out
+
+
+@app.command()
+def train(
+    config: Optional[Path] = typer.Option(Path("configs/cpu-smollm2.yaml"), "--config", "-c",
+                                          help="YAML config (configs/ has presets)."),
+    sets: Optional[list[str]] = typer.Option(None, "--set", help="Override a setting: KEY=VALUE (dotted keys)."),
+    verbose: bool = typer.Option(False, "--verbose", "-v"),
+) -> None:
+    """Train a policy with GRPO on rollouts in Docker. Resumable: rerun the same command."""
+    from termrl.train.config import load_config
+    from termrl.train.trainer import Trainer
+
+    _setup_logging(verbose)
+    try:
+        cfg = load_config(config, _overrides(sets))
+    except ValueError as exc:
+        _fail(str(exc))
+    trainer = Trainer(cfg)
+    if trainer.step:
+        console.print(f"resuming at step {trainer.step}")
+    with _progress() as progress:
+        bar = progress.add_task("training steps", total=cfg.steps, completed=trainer.step)
+
+        def report(step: int, m: dict) -> None:
+            progress.update(bar, completed=step)
+            progress.console.print(
+                f"step {step}: reward {m.get('train/reward_mean', 0):.3f} resolved {m.get('train/resolved_rate', 0):.2f} "
+                f"loss {m.get('loss', 0):.4f} clip {m.get('clip_fraction', 0):.3f} "
+                f"entropy {m.get('entropy', 0):.2f} tokens/s {m.get('tokens_per_s', 0):.0f}")
+
+        trainer.train(progress=report)
+    console.print(f"metrics: {Path(cfg.out_dir) / 'metrics.jsonl'}; tensorboard --logdir {Path(cfg.out_dir) / 'tensorboard'}")
+
+
+@app.command("eval")
+def eval_cmd(
+    tasks: list[Path] = typer.Option(..., "--tasks", "-t", help="Task folders or folders of tasks (repeatable)."),
+    policy: str = PolicyOpt,
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="Model path (hf) or name (openai)."),
+    base_url: Optional[str] = typer.Option(None, "--base-url"),
+    k: int = typer.Option(1, "--k", min=1, help="Episodes per task (pass@k)."),
+    action_format: str = typer.Option("xml", "--format"),
+    max_turns: int = typer.Option(30, "--max-turns", min=1),
+    temperature: float = typer.Option(0.7, "--temperature", min=0.0),
+    judge: str = typer.Option("rubric", "--judge"),
+    out: Path = typer.Option(Path("runs/eval"), "--out", "-o"),
+    jobs: int = JobsOpt,
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+) -> None:
+    """Evaluate a model: pass@k, resolved rate, mean reward, per-task table."""
+    from termrl.eval.report import eval_summary
+
+    _setup_logging(False)
+    try:
+        make_agent = _agent_factory("termrl", policy, model, action_format, max_turns, temperature, base_url)
+        judge_obj = _judge(judge, None, base_url)
+    except (TermrlError, ValueError) as exc:
+        _fail(str(exc))
+    report = load_tasks(tasks)
+    for error in report.errors:
+        err.print(f"[yellow]skipped task:[/] {error}")
+    if not report.tasks:
+        _fail("no loadable task among the paths given")
+    config = _episode_config(None, True)
+    config.judge = judge_obj
+    provider = _provider()
+    log = EpisodeLog(out / "episodes.jsonl")
+    results: list[EpisodeResult] = []
+    with _progress() as progress, ThreadPoolExecutor(jobs) as pool:
+        bar = progress.add_task("eval episodes", total=len(report.tasks) * k)
+        futures = [pool.submit(run_episode, t, make_agent(), provider, config) for t in report.tasks for _ in range(k)]
+        for future in as_completed(futures):
+            result = future.result()
+            log.append(result.to_json())
+            results.append(result)
+            progress.advance(bar)
+    summary = eval_summary(results, k)
+    if as_json:
+        print(json.dumps(summary))
+        return
+    table = Table(title=f"eval: pass@{k}")
+    for col in ("task", "episodes", "resolved", f"pass@{k}", "mean reward"):
+        table.add_column(col)
+    for name, row in summary["tasks"].items():
+        table.add_row(name, str(row["episodes"]), str(row["resolved"]), f"{row['pass_at_k']:.2f}",
+                      f"{row['mean_reward']:.3f}")
+    console.print(table)
+    console.print(f"pass@{k} {summary['pass_at_k']:.3f}  resolved rate {summary['resolved_rate']:.3f}  "
+                  f"mean reward {summary['mean_reward']:.3f}  errors {summary['errors']}  "
+                  f"({summary['episodes']} episodes)")
+
+
 @tasks_app.command("list")
 def tasks_list(paths: list[Path] = typer.Argument(..., help="Task folders, or folders of tasks.")) -> None:
     """List tasks with their format, difficulty and category."""

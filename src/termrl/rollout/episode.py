@@ -34,8 +34,14 @@ class EpisodeConfig:
     """reward = test x weights.test + judge x weights.judge (renormalised when the judge fails)."""
 
 
-def _network_for_agent(task: Task) -> bool:
-    return task.environment.allow_internet
+def sandbox_spec(task: Task, image: str, config: EpisodeConfig, agent_name: str = "agent") -> SandboxSpec:
+    """The container an episode of ``task`` runs in: its image, limits and agent-phase network."""
+    env = task.environment
+    return SandboxSpec(
+        image=image, cpus=env.cpus, memory_mb=env.memory_mb, pids_limit=env.pids_limit,
+        network=env.allow_internet, workdir=env.workdir, output_cap=config.output_cap,
+        labels=(("termrl.task", task.name), ("termrl.agent", agent_name)),
+    )
 
 
 def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeConfig | None = None) -> EpisodeResult:
@@ -53,12 +59,7 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
     sandbox = None
     try:
         image = provider.image_for(task, config.image_config)
-        env = task.environment
-        sandbox = provider.start(SandboxSpec(
-            image=image, cpus=env.cpus, memory_mb=env.memory_mb, pids_limit=env.pids_limit,
-            network=_network_for_agent(task), workdir=env.workdir, output_cap=config.output_cap,
-            labels=(("termrl.task", task.name), ("termrl.agent", getattr(agent, "name", "agent"))),
-        ))
+        sandbox = provider.start(sandbox_spec(task, image, config, getattr(agent, "name", "agent")))
         started_at = time.time()
         outcome = agent.run(task, sandbox)
         error = outcome.info.get("error")  # the agent broke mid-way (policy, sandbox): no verdict
@@ -111,7 +112,11 @@ class EpisodeLog:
         self._lock = threading.Lock()
 
     def append(self, row: dict) -> None:
+        from termrl.rollout.engine import _end_cut_line
+
         line = json.dumps(row, sort_keys=False)
+        with self._lock:
+            _end_cut_line(self.path)
         with self._lock, open(self.path, "a", encoding="utf-8") as fh:
             fh.write(line + "\n")
             fh.flush()

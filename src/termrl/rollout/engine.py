@@ -1,0 +1,120 @@
+"""The rollout engine: G episodes per task, many tasks at once, each in its own container.
+
+asyncio drives the episodes; each episode runs in a worker thread (the Docker SDK and the
+sandbox are blocking) under a semaphore that bounds concurrency. Concurrent episodes'
+generation requests meet in the hf policy, which batches them. Every finished episode is
+appended to the trajectory store at once, keyed by (step, task, index): a restarted run
+skips what the store already holds and runs only what is missing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from termrl.errors import TermrlError
+from termrl.rollout.episode import EpisodeConfig, run_episode, sandbox_spec
+from termrl.sandbox.base import SandboxProvider
+from termrl.types import EpisodeResult, Task
+
+
+class TrajectoryStore:
+    """JSONL, one row per episode (token ids, masks, log-probs, reward parts, errors), fsynced."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(step: int, task: str, index: int) -> str:
+        return f"{step}:{task}:{index}"
+
+    def append(self, row: dict[str, Any]) -> None:
+        line = json.dumps(row)
+        with self._lock:
+            _end_cut_line(self.path)
+            with open(self.path, "a", encoding="utf-8") as fh:
+                fh.write(line + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Every complete row (a line cut short by a crash is ignored)."""
+        if not self.path.is_file():
+            return []
+        out = []
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+        return out
+
+    def by_key(self) -> dict[str, dict[str, Any]]:
+        return {r["key"]: r for r in self.rows() if "key" in r}
+
+
+def _end_cut_line(path: Path) -> None:
+    """A crash mid-write leaves a partial last line: end it, so the next row starts on its own line."""
+    if path.is_file() and path.stat().st_size:
+        with open(path, "rb+") as fh:
+            fh.seek(-1, os.SEEK_END)
+            if fh.read(1) != b"\n":
+                fh.write(b"\n")
+
+
+@dataclass
+class Rollout:
+    """The rows of one step's groups, in task order; rows are ``EpisodeResult.to_json()`` + key fields."""
+
+    groups: dict[str, list[dict[str, Any]]]
+
+
+class RolloutEngine:
+    def __init__(self, provider: SandboxProvider, make_agent: Callable[[], Any], *, store: TrajectoryStore,
+                 episode_config: EpisodeConfig | None = None, max_concurrency: int = 4):
+        self.provider = provider
+        self.make_agent = make_agent
+        self.store = store
+        self.config = episode_config or EpisodeConfig()
+        self.max_concurrency = max_concurrency
+
+    async def _episode(self, sem: asyncio.Semaphore, task: Task, step: int, index: int) -> dict[str, Any]:
+        async with sem:
+            result: EpisodeResult = await asyncio.to_thread(run_episode, task, self.make_agent(), self.provider,
+                                                            self.config)
+        row = {"key": self.store.key(step, task.name, index), "step": step, "index": index, **result.to_json()}
+        self.store.append(row)
+        return row
+
+    async def run_async(self, tasks: list[Task], group_size: int, step: int = 0) -> Rollout:
+        done = self.store.by_key()
+        sem = asyncio.Semaphore(self.max_concurrency)
+        if hasattr(self.provider, "warm"):  # start containers while the first episodes generate
+            for task in tasks:
+                try:
+                    image = await asyncio.to_thread(self.provider.image_for, task, self.config.image_config)
+                except TermrlError:
+                    continue  # the episodes themselves will record the failure
+                self.provider.warm(sandbox_spec(task, image, self.config), min(group_size, self.max_concurrency))
+        jobs: dict[str, asyncio.Task] = {}
+        for task in tasks:
+            for i in range(group_size):
+                key = self.store.key(step, task.name, i)
+                if key not in done:
+                    jobs[key] = asyncio.create_task(self._episode(sem, task, step, i))
+        results = dict(done)
+        for key, job in jobs.items():
+            results[key] = await job
+        return Rollout({t.name: [results[self.store.key(step, t.name, i)] for i in range(group_size)]
+                        for t in tasks})
+
+    def run(self, tasks: list[Task], group_size: int, step: int = 0) -> Rollout:
+        """Run (or resume) ``group_size`` episodes of each task for ``step``."""
+        return asyncio.run(self.run_async(tasks, group_size, step))

@@ -1,0 +1,102 @@
+"""A warm pool of started sandboxes per image, so an episode's first command does not wait
+for a container to start.
+
+``PooledProvider`` wraps another provider: ``start(spec)`` hands out an already started
+sandbox of the same image and limits when one is waiting, and starts a replacement in the
+background. Every sandbox still serves exactly one episode (a fresh container each time).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+
+from termrl.errors import SandboxError
+from termrl.images.build import ImageConfig
+from termrl.sandbox.base import Sandbox, SandboxProvider, SandboxSpec
+from termrl.types import Task
+
+log = logging.getLogger(__name__)
+
+
+def _key(spec: SandboxSpec) -> SandboxSpec:
+    return replace(spec, labels=())  # labels don't change what the container is
+
+
+class PooledProvider:
+    name = "pooled"
+
+    def __init__(self, inner: SandboxProvider, size: int = 2, workers: int = 2):
+        self.inner = inner
+        self.size = size
+        self._idle: dict[SandboxSpec, list[Sandbox]] = defaultdict(list)
+        self._pending: dict[SandboxSpec, int] = defaultdict(int)
+        self._lock = threading.Lock()
+        self._executor = ThreadPoolExecutor(workers, thread_name_prefix="termrl-pool")
+        self._closed = False
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def client(self):
+        return getattr(self.inner, "client", None)
+
+    def image_for(self, task: Task, config: ImageConfig) -> str:
+        return self.inner.image_for(task, config)
+
+    def warm(self, spec: SandboxSpec, count: int | None = None) -> None:
+        """Start sandboxes for ``spec`` in the background until ``count`` (default: pool size) wait."""
+        key = _key(spec)
+        with self._lock:
+            if self._closed:  # a closed pool still starts sandboxes on demand, it just keeps none waiting
+                return
+            missing = (count or self.size) - len(self._idle[key]) - self._pending[key]
+            self._pending[key] += max(0, missing)
+        for _ in range(max(0, missing)):
+            self._executor.submit(self._fill, key)
+
+    def _fill(self, key: SandboxSpec) -> None:
+        try:
+            box = self.inner.start(key)
+        except SandboxError as exc:
+            log.warning("warm pool could not start a sandbox for %s: %s", key.image, exc)
+            with self._lock:
+                self._pending[key] -= 1
+            return
+        with self._lock:
+            self._pending[key] -= 1
+            if not self._closed:
+                self._idle[key].append(box)
+                return
+        box.close()
+
+    def start(self, spec: SandboxSpec) -> Sandbox:
+        key = _key(spec)
+        with self._lock:
+            box = self._idle[key].pop() if self._idle[key] else None
+        if box is not None:
+            self.hits += 1
+        else:
+            self.misses += 1
+            box = self.inner.start(spec)
+        self.warm(spec)
+        return box
+
+    def close(self) -> None:
+        """Remove every idle sandbox (and any that finish starting later)."""
+        with self._lock:
+            self._closed = True
+            boxes = [b for idle in self._idle.values() for b in idle]
+            self._idle.clear()
+        self._executor.shutdown(wait=True)
+        for box in boxes:
+            box.close()
+
+    def __enter__(self) -> "PooledProvider":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

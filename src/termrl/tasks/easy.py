@@ -1,0 +1,83 @@
+"""An easy procedural family for showing learning with a tiny model on CPU.
+
+``easy-files``: put a given word (difficulty 1), a word read from a file (2), or a line count (3)
+into /app/answer.txt. One shell command solves each instance, so a 135M-parameter model can
+sometimes do it before training and a short GRPO run has signal to learn from.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+WORDS = ("amber", "basalt", "cobalt", "dune", "ember", "fjord", "garnet", "harbor", "indigo", "juniper",
+         "kelp", "lagoon", "meadow", "nickel", "onyx", "pebble", "quartz", "river", "saffron", "tundra",
+         "umber", "violet", "willow", "xenon", "yarrow", "zephyr")
+
+TEST_SH = """#!/bin/bash
+mkdir -p /logs/verifier
+python3 -m pytest --junitxml=/logs/verifier/junit.xml -rA /tests/test_outputs.py
+if [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi
+"""
+
+TESTS = """from pathlib import Path
+
+ANSWER = Path("/app/answer.txt")
+EXPECTED = {expected!r}
+
+
+def test_answer_file_exists():
+    assert ANSWER.is_file()
+
+
+def test_answer_is_correct():
+    assert ANSWER.read_text().strip() == EXPECTED
+
+
+def test_answer_is_one_line():
+    assert len(ANSWER.read_text().strip().splitlines()) == 1
+
+
+def test_answer_has_nothing_else():
+    assert ANSWER.read_text().strip().split() == [EXPECTED]
+"""
+
+
+def generate_easy(seed: int, difficulty: int, out: Path) -> Path:
+    if difficulty not in (1, 2, 3):
+        raise ValueError(f"easy-files: difficulty must be 1, 2 or 3, got {difficulty}")
+    rng = random.Random(f"easy-files/{seed}/{difficulty}")
+    word = rng.choice(WORDS) + str(rng.randint(10, 99))
+    task = out / f"easy-files-s{seed}-d{difficulty}"
+    for sub in ("environment", "solution", "tests"):
+        (task / sub).mkdir(parents=True, exist_ok=True)
+    dockerfile = "FROM termrl/base:bookworm\nWORKDIR /app\n"
+    if difficulty == 1:
+        instruction = f"Write the word {word} into the file /app/answer.txt."
+        expected, solve, wrong = word, f"echo {word} > /app/answer.txt\n", f"echo {word[:-1]} > /app/answer.txt\n"
+    elif difficulty == 2:
+        (task / "environment" / "secret.txt").write_text(f"the secret word is: {word}\n")
+        dockerfile += "COPY secret.txt /app/secret.txt\n"
+        instruction = "The file /app/secret.txt names a secret word. Write just that word into /app/answer.txt."
+        expected = word
+        solve = "awk '{print $NF}' /app/secret.txt > /app/answer.txt\n"
+        wrong = "cp /app/secret.txt /app/answer.txt\n"
+    else:
+        n = rng.randint(5, 40)
+        (task / "environment" / "data.txt").write_text("".join(f"{rng.choice(WORDS)}\n" for _ in range(n)))
+        dockerfile += "COPY data.txt /app/data.txt\n"
+        instruction = "Write the number of lines in /app/data.txt into /app/answer.txt."
+        expected = str(n)
+        solve = "wc -l < /app/data.txt > /app/answer.txt\n"
+        wrong = "wc -l /app/data.txt > /app/answer.txt\n"
+    (task / "instruction.md").write_text(instruction + "\n")
+    (task / "task.toml").write_text(
+        f'version = "1.0"\n[metadata]\nauthor_name = "termrl"\ndifficulty = "easy"\ncategory = "file-operations"\n'
+        f'tags = ["generated", "easy-files"]\n[agent]\ntimeout_sec = 120.0\n[verifier]\ntimeout_sec = 60.0\n'
+        f"[environment]\ncpus = 1\nmemory_mb = 512\nallow_internet = false\n")
+    (task / "environment" / "Dockerfile").write_text(dockerfile)
+    (task / "solution" / "solve.sh").write_text("#!/bin/bash\n" + solve)
+    (task / "solution" / "wrong_near_miss.sh").write_text("#!/bin/bash\n" + wrong)
+    (task / "tests" / "test.sh").write_text(TEST_SH)
+    (task / "tests" / "test_outputs.py").write_text(TESTS.format(expected=expected))
+    return task

@@ -1,0 +1,367 @@
+"""The GRPO trainer: rollouts in Docker -> group-relative advantages -> clipped policy-gradient update.
+
+One training step:
+
+1. pick ``tasks_per_step`` training tasks (a seeded draw per step, so a resumed run draws the same);
+2. roll out ``group_size`` episodes of each (the rollout engine; rows land in ``rollouts.jsonl``
+   at once, and a resumed step reuses the rows already there);
+3. per group: drop it if every valid reward is equal, else compute advantages; episodes with an
+   infrastructure error are masked out;
+4. for each mini-batch: forward every sequence (model tokens trainable, prompt and observation
+   tokens masked), the clipped surrogate (``termrl.train.grpo``), backward, clip, AdamW step;
+5. log metrics (JSONL + TensorBoard), checkpoint (model, optimizer, RNG, step), evaluate held-out
+   tasks every ``eval_every`` steps.
+
+The model trained is the very model the hf policy samples from (updated in place while the policy
+is held off); the loss uses the same temperature-scaled distribution the rollouts sampled from.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import shutil
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from termrl.agent.loop import AgentConfig, TermAgent
+from termrl.rewards.judges import get_judge
+from termrl.rewards.scoring import RewardWeights
+from termrl.rollout.engine import Rollout, RolloutEngine, TrajectoryStore
+from termrl.rollout.episode import EpisodeConfig
+from termrl.sandbox.docker import DockerProvider
+from termrl.sandbox.pool import PooledProvider
+from termrl.tasks import load_tasks
+from termrl.train.config import TrainConfig
+from termrl.train.grpo import group_advantages, informative_groups, policy_loss
+from termrl.types import Task
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Sample:
+    tokens: torch.Tensor
+    mask: torch.Tensor
+    rollout_logp: torch.Tensor
+    advantage: float
+
+
+def sample_from_row(row: dict[str, Any]) -> Sample | None:
+    """The token sequence of one episode, or None if it has no model tokens."""
+    segments = (row.get("trajectory") or {}).get("segments") or []
+    tokens: list[int] = []
+    mask: list[float] = []
+    logp: list[float] = []
+    for seg in segments:
+        ids = seg["token_ids"]
+        tokens += ids
+        mask += [1.0 if seg["trainable"] else 0.0] * len(ids)
+        lp = seg.get("logprobs") or []
+        logp += list(lp) if seg["trainable"] and len(lp) == len(ids) else [0.0] * len(ids)
+    if not any(mask):
+        return None
+    return Sample(torch.tensor(tokens), torch.tensor(mask), torch.tensor(logp), 0.0)
+
+
+class MetricsLog:
+    """metrics.jsonl plus TensorBoard scalars (when tensorboard is installed)."""
+
+    def __init__(self, out: Path):
+        self.path = out / "metrics.jsonl"
+        try:
+            from torch.utils.tensorboard import SummaryWriter
+
+            self.tb = SummaryWriter(str(out / "tensorboard"))
+        except ImportError:  # pragma: no cover - tensorboard is a dependency
+            self.tb = None
+
+    def log(self, step: int, metrics: dict[str, Any]) -> None:
+        with open(self.path, "a") as fh:
+            fh.write(json.dumps({"step": step, "time": time.time(), **metrics}) + "\n")
+        if self.tb:
+            for key, value in metrics.items():
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    self.tb.add_scalar(key, value, step)
+            self.tb.flush()
+
+
+def _rollout_summary(rollout: Rollout, prefix: str) -> dict[str, float]:
+    rows = [r for group in rollout.groups.values() for r in group]
+    if not rows:
+        return {}
+    rewards = torch.tensor([float(r["reward"]) for r in rows])
+    out = {
+        f"{prefix}reward_mean": float(rewards.mean()),
+        f"{prefix}reward_std": float(rewards.std(unbiased=False)),
+        f"{prefix}resolved_rate": sum(bool(r["resolved"]) for r in rows) / len(rows),
+        f"{prefix}episodes": len(rows),
+        f"{prefix}errors": sum(r.get("error") is not None for r in rows),
+    }
+    tests = [r["test_score"] for r in rows if r.get("test_score") is not None]
+    judges = [r["judge_score"] for r in rows if r.get("judge_score") is not None]
+    if tests:
+        out[f"{prefix}test_score"] = sum(tests) / len(tests)
+    if judges:
+        out[f"{prefix}judge_score"] = sum(judges) / len(judges)
+    return out
+
+
+class Trainer:
+    def __init__(self, config: TrainConfig):
+        from termrl.policies.hf import HFPolicy
+
+        self.config = config
+        self.out = Path(config.out_dir)
+        self.out.mkdir(parents=True, exist_ok=True)
+        (self.out / "config.json").write_text(json.dumps(asdict(config), indent=1))
+        _seed_all(config.seed)
+        self.policy = HFPolicy(model=config.model.path)
+        self.model = self.policy.model
+        if config.model.lora:
+            from peft import LoraConfig, get_peft_model
+
+            self.model = get_peft_model(self.model, LoraConfig(
+                r=config.model.lora_rank, lora_alpha=config.model.lora_alpha,
+                target_modules=list(config.model.lora_targets), lora_dropout=0.0))
+        self.ref_model = None
+        if config.grpo.kl_coef > 0 and not config.model.lora:
+            import copy
+
+            self.ref_model = copy.deepcopy(self.model).eval().requires_grad_(False)
+        params = [p for p in self.model.parameters() if p.requires_grad]
+        self.optimizer = torch.optim.AdamW(params, lr=config.optim.lr, weight_decay=config.optim.weight_decay,
+                                           betas=tuple(config.optim.betas))
+        self.train_tasks, self.eval_tasks = self._load_tasks()
+        self.provider = PooledProvider(DockerProvider(), size=config.warm_pool)
+        a = config.agent
+        judge = get_judge(a.judge) if a.judge != "none" else None
+        self.episode_config = EpisodeConfig(judge=judge, weights=RewardWeights(a.test_weight, a.judge_weight))
+        agent_config = AgentConfig(action_format=a.action_format, max_turns=a.max_turns,
+                                   max_total_tokens=a.max_total_tokens, max_tokens_per_turn=a.max_tokens_per_turn,
+                                   temperature=a.temperature)
+        make_agent = lambda: TermAgent(self.policy, agent_config)  # noqa: E731
+        self.engine = RolloutEngine(self.provider, make_agent, store=TrajectoryStore(self.out / "rollouts.jsonl"),
+                                    episode_config=self.episode_config, max_concurrency=config.max_concurrency)
+        self.eval_engine = RolloutEngine(self.provider, make_agent, store=TrajectoryStore(self.out / "eval.jsonl"),
+                                         episode_config=self.episode_config, max_concurrency=config.max_concurrency)
+        self.metrics = MetricsLog(self.out)
+        self.step = 0
+        self.resume()
+
+    # -- tasks ----------------------------------------------------------------------------
+
+    def _load_tasks(self) -> tuple[list[Task], list[Task]]:
+        t = self.config.tasks
+        train = load_tasks(t.train).tasks if t.train else []
+        evals = load_tasks(t.eval).tasks if t.eval else []
+        if t.family:
+            generate = _family_generator(t.family)
+            for seeds, target, sub in ((t.train_seeds, train, "train"), (t.eval_seeds, evals, "eval")):
+                folder = self.out / "tasks" / sub
+                paths = [generate(t.family, s, t.difficulty, folder) for s in range(seeds[0], seeds[1])]
+                target.extend(load_tasks(paths).tasks)
+        if not train:
+            raise ValueError("no training tasks: set tasks.train (folders) or tasks.family in the config")
+        return train, evals
+
+    def select_tasks(self, step: int) -> list[Task]:
+        rng = random.Random(self.config.seed * 100_003 + step)
+        k = min(self.config.grpo.tasks_per_step, len(self.train_tasks))
+        return rng.sample(self.train_tasks, k)
+
+    # -- the update -----------------------------------------------------------------------
+
+    def _logp(self, model, sample: Sample) -> tuple[torch.Tensor, torch.Tensor]:
+        """Per-position log-prob of each next token (positions 1..T-1) and the entropies."""
+        logits = model(input_ids=sample.tokens[None]).logits[0, :-1].float()
+        temperature = max(self.config.agent.temperature, 1e-4)
+        logp_all = torch.log_softmax(logits / temperature, dim=-1)
+        logp = logp_all.gather(-1, sample.tokens[1:, None]).squeeze(-1)
+        with torch.no_grad():
+            entropy = -(logp_all.exp() * logp_all).sum(-1)
+        return logp, entropy
+
+    def build_samples(self, rollout: Rollout) -> tuple[list[Sample], dict[str, float]]:
+        g = self.config.grpo
+        samples, skipped, masked = [], 0, 0
+        for rows in rollout.groups.values():
+            built = [sample_from_row(r) if r.get("error") is None else None for r in rows]
+            valid = torch.tensor([b is not None for b in built])
+            masked += int((~valid).sum())
+            rewards = torch.tensor([float(r["reward"]) for r in rows])
+            if not informative_groups([rewards], [valid])[0]:
+                skipped += 1
+                continue
+            adv = group_advantages(rewards, scale_by_std=g.scale_by_std, leave_one_out=g.leave_one_out, valid=valid)
+            for sample, a in zip(built, adv.tolist()):
+                if sample is not None:
+                    sample.advantage = a
+                    samples.append(sample)
+        return samples, {"groups_skipped_zero_variance": skipped, "episodes_masked": masked}
+
+    def update(self, samples: list[Sample]) -> dict[str, float]:
+        cfg, g = self.config, self.config.grpo
+        stats = {"loss": 0.0, "clip_fraction": 0.0, "kl": 0.0, "entropy": 0.0, "logprob_ratio_rollout": 1.0,
+                 "grad_norm": 0.0, "train_tokens": 0, "tokens_per_s": 0.0}
+        if not samples:
+            return stats
+        started = time.monotonic()
+        self.model.eval()
+        with torch.no_grad():  # the sampler's numbers against the current weights, before any update
+            recomputed = [self._logp(self.model, s)[0] for s in samples]
+        ratios = [torch.exp(r - s.rollout_logp[1:])[s.mask[1:].bool()] for r, s in zip(recomputed, samples)]
+        stats["logprob_ratio_rollout"] = float(torch.cat(ratios).mean())
+        order = list(range(len(samples)))
+        batches = [order[i::g.mini_batches] for i in range(g.mini_batches)]
+        total_tokens = 0
+        clip_weighted = kl_weighted = entropy_sum = loss_sum = 0.0
+        model_tokens = 0
+        self.model.train()
+        for batch in batches:
+            if not batch:
+                continue
+            n_model = float(sum(samples[i].mask[1:].sum() for i in batch))
+            self.optimizer.zero_grad(set_to_none=True)
+            for i in batch:
+                s = samples[i]
+                logp, entropy = self._logp(self.model, s)
+                mask = s.mask[1:]
+                old = recomputed[i] if g.old_logprobs == "recompute" else s.rollout_logp[1:]
+                ref = None
+                if self.ref_model is not None:
+                    with torch.no_grad():
+                        ref = self._logp(self.ref_model, s)[0]
+                elif g.kl_coef > 0 and cfg.model.lora:
+                    with torch.no_grad(), self.model.disable_adapter():
+                        ref = self._logp(self.model, s)[0]
+                loss, st = policy_loss(logp[None], old[None], torch.tensor([s.advantage]), mask[None],
+                                       clip_low=g.clip_low, clip_high=g.clip_high, aggregation=g.aggregation,
+                                       max_tokens=g.max_tokens_norm, ref_logp=None if ref is None else ref[None],
+                                       kl_coef=g.kl_coef)
+                n_tokens = float(mask.sum())
+                scale = n_tokens / n_model if g.aggregation == "token_mean" else 1.0 / len(batch)
+                (loss * scale).backward()
+                loss_sum += float(loss.detach()) * scale
+                clip_weighted += st.clip_fraction * n_tokens
+                kl_weighted += st.kl * n_tokens
+                entropy_sum += float(entropy[mask.bool()].sum())
+                model_tokens += int(n_tokens)
+                total_tokens += int(s.tokens.numel())
+            grad_norm = torch.nn.utils.clip_grad_norm_([p for p in self.model.parameters() if p.requires_grad],
+                                                       cfg.optim.max_grad_norm)
+            with self.policy.exclusive():  # no generation while the weights change
+                self.optimizer.step()
+            stats["grad_norm"] = float(grad_norm)
+        self.model.eval()
+        elapsed = time.monotonic() - started
+        stats.update(loss=loss_sum / max(1, len([b for b in batches if b])), clip_fraction=clip_weighted / model_tokens,
+                     kl=kl_weighted / model_tokens, entropy=entropy_sum / model_tokens, train_tokens=total_tokens,
+                     tokens_per_s=total_tokens / elapsed if elapsed > 0 else 0.0)
+        return stats
+
+    # -- the loop -------------------------------------------------------------------------
+
+    def evaluate(self) -> dict[str, float]:
+        if not self.eval_tasks:
+            return {}
+        rollout = self.eval_engine.run(self.eval_tasks, self.config.eval_group_size, step=self.step)
+        summary = _rollout_summary(rollout, "eval/")
+        self.metrics.log(self.step, summary)
+        return summary
+
+    def train_step(self) -> dict[str, float]:
+        t0 = time.monotonic()
+        rollout = self.engine.run(self.select_tasks(self.step), self.config.grpo.group_size, step=self.step)
+        t1 = time.monotonic()
+        samples, filter_stats = self.build_samples(rollout)
+        stats = self.update(samples)
+        self.step += 1
+        metrics = {**_rollout_summary(rollout, "train/"), **filter_stats, **stats,
+                   "rollout_s": t1 - t0, "update_s": time.monotonic() - t1}
+        self.metrics.log(self.step, metrics)
+        return metrics
+
+    def train(self, progress=None) -> None:
+        cfg = self.config
+        started = time.monotonic()
+        try:
+            if cfg.eval_every and self.step == 0 and not (self.out / "eval.jsonl").exists():
+                self.evaluate()
+            while self.step < cfg.steps:
+                if cfg.time_budget_min and time.monotonic() - started > cfg.time_budget_min * 60:
+                    log.warning("time budget of %s min reached at step %d", cfg.time_budget_min, self.step)
+                    break
+                metrics = self.train_step()
+                if progress:
+                    progress(self.step, metrics)
+                if self.step % cfg.checkpoint_every == 0 or self.step == cfg.steps:
+                    self.save()
+                if cfg.eval_every and self.step % cfg.eval_every == 0:
+                    self.evaluate()
+        finally:
+            self.provider.close()
+
+    # -- checkpoints ----------------------------------------------------------------------
+
+    def _trainable_state(self) -> dict[str, torch.Tensor]:
+        return {k: v for k, v in self.model.state_dict().items()} if not self.config.model.lora else {
+            n: p.detach() for n, p in self.model.named_parameters() if p.requires_grad}
+
+    def save(self) -> Path:
+        ckpt = self.out / "checkpoints" / f"step-{self.step:06d}"
+        tmp = ckpt.with_suffix(".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        torch.save(self._trainable_state(), tmp / "model.pt")
+        torch.save(self.optimizer.state_dict(), tmp / "optimizer.pt")
+        torch.save({"python": random.getstate(), "torch": torch.get_rng_state()}, tmp / "rng.pt")
+        (tmp / "state.json").write_text(json.dumps({"step": self.step, "store_rows": len(self.engine.store.rows())}))
+        shutil.rmtree(ckpt, ignore_errors=True)
+        tmp.rename(ckpt)  # a crash mid-save leaves the previous checkpoint intact
+        (self.out / "checkpoints" / "latest").write_text(ckpt.name)
+        kept = sorted(p for p in (self.out / "checkpoints").glob("step-*") if p.is_dir())
+        for old in kept[: -self.config.keep_checkpoints]:
+            shutil.rmtree(old, ignore_errors=True)
+        return ckpt
+
+    def resume(self) -> bool:
+        latest = self.out / "checkpoints" / "latest"
+        if not latest.is_file():
+            return False
+        ckpt = self.out / "checkpoints" / latest.read_text().strip()
+        state = torch.load(ckpt / "model.pt", weights_only=True)
+        if self.config.model.lora:
+            params = dict(self.model.named_parameters())
+            with torch.no_grad():
+                for name, value in state.items():
+                    params[name].copy_(value)
+        else:
+            self.model.load_state_dict(state)
+        self.optimizer.load_state_dict(torch.load(ckpt / "optimizer.pt", weights_only=True))
+        rng = torch.load(ckpt / "rng.pt", weights_only=False)
+        random.setstate(rng["python"])
+        torch.set_rng_state(rng["torch"])
+        self.step = json.loads((ckpt / "state.json").read_text())["step"]
+        log.info("resumed from %s at step %d", ckpt, self.step)
+        return True
+
+
+def _family_generator(family: str):
+    if family == "easy-files":
+        from termrl.tasks.easy import generate_easy
+
+        return lambda _family, seed, difficulty, out: generate_easy(seed, difficulty, out)
+    from termrl.tasks.generators import generate
+
+    return generate
+
+
+def _seed_all(seed: int) -> None:
+    random.seed(seed)
+    torch.manual_seed(seed)

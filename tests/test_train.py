@@ -1,0 +1,97 @@
+"""The rollout engine and the GRPO trainer end to end: the embedded SmolLM2, real episodes in Docker."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+
+from termrl.rollout.engine import RolloutEngine, TrajectoryStore
+from termrl.tasks import load_task
+from termrl.tasks.easy import generate_easy
+from termrl.train.config import load_config
+from termrl.train.trainer import Trainer, sample_from_row
+
+
+def _config(out, **extra):
+    overrides = {"out_dir": str(out), "steps": 1, "eval_every": 0, "checkpoint_every": 1, "keep_checkpoints": 3,
+                 "tasks.family": "easy-files", "tasks.train_seeds": [0, 2], "grpo.group_size": 2,
+                 "grpo.tasks_per_step": 2, "agent.max_turns": 1, "agent.max_tokens_per_turn": 40,
+                 "max_concurrency": 4, "warm_pool": 1, **extra}
+    return load_config(None, overrides)
+
+
+def _force_rewards(store: TrajectoryStore, step: int) -> None:
+    """Label each group's episodes 1, 0, ... so the update has signal whatever the tiny model did."""
+    rows = store.rows()
+    for row in rows:
+        if row["step"] == step:
+            row["reward"] = float(row["index"] % 2 == 0)
+    store.path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def _params(model):
+    return {n: p.detach().clone() for n, p in model.named_parameters()}
+
+
+def test_rollout_store_resumes_without_rerunning(tmp_path, docker_provider):
+    from termrl.agent.reference import OracleAgent
+
+    tasks = [load_task(generate_easy(s, 1, tmp_path / "tasks")) for s in (0, 1)]
+    store = TrajectoryStore(tmp_path / "rollouts.jsonl")
+    engine = RolloutEngine(docker_provider, OracleAgent, store=store, max_concurrency=3)
+    first = engine.run(tasks, group_size=2, step=0)
+    assert [len(g) for g in first.groups.values()] == [2, 2]
+    assert all(r["resolved"] for g in first.groups.values() for r in g)
+    rows = store.rows()
+    with open(store.path, "a") as fh:
+        fh.write('{"key": "0:cut-short')  # a crash mid-write
+    again = RolloutEngine(docker_provider, OracleAgent, store=store).run(tasks, group_size=3, step=0)
+    assert [len(g) for g in again.groups.values()] == [3, 3]
+    assert len(store.rows()) == len(rows) + 2  # only the two missing episodes ran
+
+
+def test_train_steps_update_weights_and_resume_exactly(tmp_path):
+    out = tmp_path / "run"
+    trainer = Trainer(_config(out))
+    try:
+        trainer.train()  # step 0 -> 1: real rollouts, an update (or a skip), metrics, a checkpoint
+        assert trainer.step == 1
+        metrics = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+        assert metrics[-1]["train/episodes"] == 4 and "tokens_per_s" in metrics[-1]
+        rows = trainer.engine.store.rows()
+        sample = sample_from_row(rows[0])
+        assert sample is not None and 0 < sample.mask.sum() < len(sample.tokens)  # masked prompt/observations
+        assert (sample.rollout_logp[sample.mask.bool()] <= 0).all()
+        assert (out / "checkpoints" / "latest").read_text() == "step-000001"
+        # A rollout of step 1 lands in the store, then the run "crashes" before its update is checkpointed.
+        trainer.engine.run(trainer.select_tasks(1), 2, step=1)
+        _force_rewards(trainer.engine.store, 1)
+        before = _params(trainer.model)
+        first = trainer.train_step()
+        after = _params(trainer.model)
+        changed = [n for n in before if not torch.equal(before[n], after[n])]
+        assert changed, "the update changed no parameter"
+        assert first["loss"] != 0.0 and first["groups_skipped_zero_variance"] == 0
+    finally:
+        trainer.provider.close()
+    resumed = Trainer(_config(out))  # the same command again: resumes from step 1's checkpoint
+    try:
+        assert resumed.step == 1
+        second = resumed.train_step()  # reuses the stored rollout of step 1
+        assert second["loss"] == pytest.approx(first["loss"], abs=1e-6)
+        assert second["grad_norm"] == pytest.approx(first["grad_norm"], rel=1e-5)
+        again = _params(resumed.model)
+        assert all(torch.allclose(after[n], again[n], atol=1e-7) for n in changed[:20])
+    finally:
+        resumed.provider.close()
+
+
+def test_config_errors_name_the_key(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("grpo:\n  group_sise: 4\n")
+    with pytest.raises(ValueError, match="bad.yaml: grpo: unknown key.*group_sise"):
+        load_config(bad)
+    with pytest.raises(ValueError, match="group_size must be >= 2"):
+        load_config(None, {"grpo.group_size": 1})
