@@ -111,3 +111,21 @@ def test_client_errors_are_reported_at_once(llama_server):
     with pytest.raises(PolicyError, match=r"rejected with HTTP 404 Not Found"):
         get_policy("openai", base_url=wrong_path, model="smollm2").generate([Message("user", "hi")])
     assert time.monotonic() - start < 5
+
+
+def test_agent_episode_through_the_server(llama_server, docker_provider, tmp_path):
+    """A whole episode: the termrl agent driven by the openai backend, verified and judged."""
+    from termrl.agent.loop import AgentConfig, TermAgent
+    from termrl.rewards.judges import get_judge
+    from termrl.rollout.episode import EpisodeConfig, run_episode
+    from termrl.tasks import load_task
+    from termrl.tasks.easy import generate_easy
+
+    task = load_task(generate_easy(7, 1, tmp_path))
+    agent = TermAgent(get_policy("openai", base_url=llama_server, api_key=""),
+                      AgentConfig(action_format="tool_call", max_turns=2, max_tokens_per_turn=64))
+    result = run_episode(task, agent, docker_provider, EpisodeConfig(judge=get_judge("rubric")))
+    assert result.error is None, result.error
+    assert result.verifier is not None and set(result.tests) >= {"test_answer_is_correct"}
+    assert result.extra["policy"] == "openai" and result.extra["judge_score"] is not None
+    assert 1 <= result.extra["n_turns"] <= 2
