@@ -1,8 +1,9 @@
 """An easy procedural family for showing learning with a tiny model on CPU.
 
-``easy-files``: put a given word (difficulty 1), a word read from a file (2), or a line count (3)
-into /app/answer.txt. One shell command solves each instance, so a 135M-parameter model can
-sometimes do it before training and a short GRPO run has signal to learn from.
+``easy-files``: put a given word into /app/answer.txt, with the command named in the instruction
+(difficulty 1), a word read from a file (2), or a line count (3). One shell command solves each
+instance, so a 135M-parameter model sometimes does it before training (about 1 in 4 samples at
+difficulty 1) and a short GRPO run has signal to learn from.
 """
 
 from __future__ import annotations
@@ -53,7 +54,10 @@ def generate_easy(seed: int, difficulty: int, out: Path) -> Path:
         (task / sub).mkdir(parents=True, exist_ok=True)
     dockerfile = "FROM termrl/base:bookworm\nWORKDIR /app\n"
     if difficulty == 1:
-        instruction = f"Write the word {word} into the file /app/answer.txt."
+        # The hint makes the family learnable by a 135M model: the skill is acting on an instruction
+        # in the expected format, and finishing.
+        instruction = (f"Create the file /app/answer.txt containing the word {word}. "
+                       f"This shell command does it: echo {word} > /app/answer.txt")
         expected, solve, wrong = word, f"echo {word} > /app/answer.txt\n", f"echo {word[:-1]} > /app/answer.txt\n"
     elif difficulty == 2:
         (task / "environment" / "secret.txt").write_text(f"the secret word is: {word}\n")

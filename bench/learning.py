@@ -1,0 +1,88 @@
+"""Does GRPO training make the embedded SmolLM2 better at held-out tasks? Before / after / delta.
+
+1. Evaluate the untrained model on held-out instances of the easy-files family (seeds disjoint
+   from training): resolved rate and mean reward, with the number of episodes behind each.
+2. Train with the CPU preset (configs/cpu-smollm2.yaml) for at most --minutes.
+3. Evaluate again on the same held-out instances; print before / after / delta and the reward curve.
+
+Run: .venv/bin/python bench/learning.py [--minutes 60] [--eval-k 2] [--out runs/learning]
+Resumable: rerunning with the same --out continues the training where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import time
+from pathlib import Path
+
+from termrl.train.config import load_config
+from termrl.train.trainer import Trainer
+
+
+def _eval(trainer: Trainer, label: str) -> dict:
+    started = time.monotonic()
+    summary = trainer.evaluate()
+    summary["seconds"] = round(time.monotonic() - started, 1)
+    print(f"[{label}] held-out: resolved {summary.get('eval/resolved_rate', 0):.3f}, "
+          f"reward {summary.get('eval/reward_mean', 0):.3f} over {summary.get('eval/episodes', 0)} episodes", flush=True)
+    return summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--config", default="configs/cpu-smollm2.yaml")
+    parser.add_argument("--minutes", type=float, default=60.0, help="training time budget")
+    parser.add_argument("--eval-k", type=int, default=2, help="episodes per held-out task")
+    parser.add_argument("--out", default="runs/learning")
+    parser.add_argument("--set", action="append", default=[], help="KEY=VALUE config overrides")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    import yaml
+
+    overrides = {"out_dir": args.out, "time_budget_min": args.minutes, "eval_every": 0,
+                 "eval_group_size": args.eval_k, "steps": 10_000}
+    overrides.update({k: yaml.safe_load(v) for k, v in (s.split("=", 1) for s in args.set)})
+    config = load_config(args.config, overrides)
+    trainer = Trainer(config)
+    out = Path(args.out)
+    before_file = out / "before.json"
+    if before_file.is_file():
+        before = json.loads(before_file.read_text())
+    else:
+        before = _eval(trainer, "before")
+        before_file.write_text(json.dumps(before))
+    started = time.monotonic()
+
+    def progress(step: int, m: dict) -> None:
+        print(f"step {step:3d}  {time.monotonic() - started:6.0f}s  reward {m.get('train/reward_mean', 0):.3f}  "
+              f"resolved {m.get('train/resolved_rate', 0):.2f}  loss {m.get('loss', 0):+.4f}  "
+              f"skipped {m.get('groups_skipped_zero_variance', 0)}", flush=True)
+
+    trainer.config.eval_every = 0
+    trainer.train(progress=progress)
+    trainer.provider = type(trainer.provider)(trainer.provider.inner, size=config.warm_pool)
+    trainer.engine.provider = trainer.eval_engine.provider = trainer.provider
+    after = _eval(trainer, "after")
+    trainer.provider.close()
+
+    curve = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    train_rows = [m for m in curve if "train/reward_mean" in m]
+    n_train = sum(m.get("train/episodes", 0) for m in train_rows)
+    print("\nreward curve (training episodes, per step):")
+    for m in train_rows:
+        bar = "#" * int(round(40 * m["train/reward_mean"]))
+        print(f"  step {m['step']:3d}  reward {m['train/reward_mean']:.3f}  resolved {m['train/resolved_rate']:.2f}  {bar}")
+    b, a = before.get("eval/resolved_rate", 0.0), after.get("eval/resolved_rate", 0.0)
+    print(f"\n{'':<10}{'resolved':>10}{'reward':>10}{'episodes':>10}")
+    print(f"{'before':<10}{b:>10.3f}{before.get('eval/reward_mean', 0):>10.3f}{before.get('eval/episodes', 0):>10}")
+    print(f"{'after':<10}{a:>10.3f}{after.get('eval/reward_mean', 0):>10.3f}{after.get('eval/episodes', 0):>10}")
+    print(f"delta: {100 * (a - b):+.1f} points resolved, "
+          f"{after.get('eval/reward_mean', 0) - before.get('eval/reward_mean', 0):+.3f} reward; "
+          f"{len(train_rows)} training steps, {n_train} training episodes, "
+          f"{(time.monotonic() - started) / 60:.1f} min")
+
+
+if __name__ == "__main__":
+    main()
