@@ -1,0 +1,50 @@
+"""termrl-v1 in CI: every task loads with the required parts; a rotating sample plus every task
+changed since its recorded validation (datasets/termrl-v1/validation.json) is validated for real.
+The full validation (3 repeats, every task) is `make validate-dataset`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from termrl.tasks import load_tasks
+from termrl.tasks.stats import changed_tasks, count_tests, dataset_stats, wrong_solutions
+
+DATASET = Path(__file__).resolve().parents[1] / "datasets" / "termrl-v1"
+SAMPLE = 3
+
+
+def _tasks():
+    report = load_tasks([DATASET])
+    assert report.errors == [], [str(e) for e in report.errors]
+    return report.tasks
+
+
+def test_every_task_loads_with_solution_wrong_solution_and_tests():
+    tasks = _tasks()
+    for task in tasks:
+        assert task.format == "harbor" and task.has_solution, task.name
+        assert task.environment.allow_internet is False, task.name
+        assert wrong_solutions(task) >= 1, f"{task.name}: no solution/wrong_*.sh"
+        assert count_tests(task) >= 3, f"{task.name}: only {count_tests(task)} tests"
+    stats = dataset_stats(tasks, DATASET)
+    assert stats.tests_per_task >= 4
+    assert len(stats.by_category) >= 12
+
+
+def _to_validate():
+    tasks = sorted(_tasks(), key=lambda t: t.name)
+    changed = {t.name for t in changed_tasks(tasks, DATASET)}
+    start = (dt.date.today().toordinal() * SAMPLE) % max(len(tasks), 1)
+    rotating = {t.name for t in (tasks + tasks)[start:start + SAMPLE]}
+    return [t for t in tasks if t.name in changed | rotating]
+
+
+@pytest.mark.parametrize("task", _to_validate() if DATASET.is_dir() else [], ids=lambda t: t.name)
+def test_sample_and_changed_tasks_validate(docker_provider, task):
+    from termrl.tasks.validate import validate_task
+
+    result = validate_task(task, docker_provider)
+    assert result.valid, result.error
