@@ -100,6 +100,30 @@ def _judge(name: str, policy_for_llm: Optional[str], base_url: Optional[str]):
     return get_judge(name)
 
 
+def _run_all(paths: list[Path], make_agent, judge_obj, config: EpisodeConfig, repeats: int, jobs: int, out: Path,
+             label: str):
+    """Load tasks (bad ones reported, the rest go on), run every episode, append each row as it finishes."""
+    report = load_tasks(paths)
+    for error in report.errors:
+        err.print(f"[yellow]skipped task:[/] {error}")
+    if not report.tasks:
+        _fail("no loadable task among the paths given")
+    config.judge = judge_obj
+    provider = _provider()
+    log = EpisodeLog(out / "episodes.jsonl")
+    results: list[EpisodeResult] = []
+    work = [t for t in report.tasks for _ in range(repeats)]
+    with _progress() as progress, ThreadPoolExecutor(jobs) as pool:
+        bar = progress.add_task(f"{label} episodes", total=len(work))
+        futures = [pool.submit(run_episode, t, make_agent(), provider, config) for t in work]
+        for future in as_completed(futures):
+            result = future.result()
+            log.append(result.to_json())
+            results.append(result)
+            progress.advance(bar)
+    return report, results
+
+
 @app.command()
 def run(
     tasks: list[Path] = typer.Argument(..., help="Task folders, or folders of tasks."),
@@ -126,25 +150,8 @@ def run(
         judge_obj = _judge(judge, None, base_url) if agent == "termrl" else None
     except (TermrlError, ValueError) as exc:
         _fail(str(exc))
-    report = load_tasks(tasks)
-    for error in report.errors:
-        err.print(f"[yellow]skipped task:[/] {error}")
-    if not report.tasks:
-        _fail("no loadable task among the paths given")
-    config = _episode_config(image_config, verifier_network)
-    config.judge = judge_obj
-    provider = _provider()
-    log = EpisodeLog(out / "episodes.jsonl")
-    results: list[EpisodeResult] = []
-    work = [t for t in report.tasks for _ in range(repeats)]
-    with _progress() as progress, ThreadPoolExecutor(jobs) as pool:
-        bar = progress.add_task(f"{agent} episodes", total=len(work))
-        futures = [pool.submit(run_episode, t, make_agent(), provider, config) for t in work]
-        for future in as_completed(futures):
-            result = future.result()
-            log.append(result.to_json())
-            results.append(result)
-            progress.advance(bar)
+    report, results = _run_all(tasks, make_agent, judge_obj, _episode_config(image_config, verifier_network),
+                               repeats, jobs, out, agent)
     _print_episodes(results)
     console.print(f"episodes written to {out / 'episodes.jsonl'}")
     if report.errors:
@@ -278,24 +285,7 @@ def eval_cmd(
         judge_obj = _judge(judge, None, base_url)
     except (TermrlError, ValueError) as exc:
         _fail(str(exc))
-    report = load_tasks(tasks)
-    for error in report.errors:
-        err.print(f"[yellow]skipped task:[/] {error}")
-    if not report.tasks:
-        _fail("no loadable task among the paths given")
-    config = _episode_config(None, True)
-    config.judge = judge_obj
-    provider = _provider()
-    log = EpisodeLog(out / "episodes.jsonl")
-    results: list[EpisodeResult] = []
-    with _progress() as progress, ThreadPoolExecutor(jobs) as pool:
-        bar = progress.add_task("eval episodes", total=len(report.tasks) * k)
-        futures = [pool.submit(run_episode, t, make_agent(), provider, config) for t in report.tasks for _ in range(k)]
-        for future in as_completed(futures):
-            result = future.result()
-            log.append(result.to_json())
-            results.append(result)
-            progress.advance(bar)
+    _, results = _run_all(tasks, make_agent, judge_obj, _episode_config(None, True), k, jobs, out, "eval")
     summary = eval_summary(results, k)
     if as_json:
         print(json.dumps(summary))
@@ -369,9 +359,8 @@ def tasks_validate(
     verbose: bool = typer.Option(False, "--verbose", "-v"),
 ) -> None:
     """Build each task; run oracle, nop and solution/wrong_*.sh: valid = oracle 1.0, nop 0.0, wrong < 1, stable."""
-    from termrl.tasks.validate import invalid_load, validate_task
-
     from termrl.tasks.stats import changed_tasks, write_validation_report
+    from termrl.tasks.validate import invalid_load, validate_task
 
     _setup_logging(verbose)
     if (report_to or only_changed) and (len(paths) != 1 or not paths[0].is_dir()):
@@ -379,6 +368,7 @@ def tasks_validate(
     report = load_tasks(paths)
     if only_changed:
         report = type(report)(changed_tasks(report.tasks, paths[0]), report.errors)
+    results = [invalid_load(e) for e in report.errors]
     for r in results:
         if as_json:
             print(json.dumps(r.to_json()), flush=True)
