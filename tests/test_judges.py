@@ -13,8 +13,9 @@ import pytest
 
 from termrl.errors import JudgeError, PolicyError
 from termrl.eval.judge_eval import (CaseError, JudgeCase, judge_eval_command, load_cases, run_judge_eval, spearman)
-from termrl.rewards.judges import (CRITERIA, CriterionWeights, JudgeReplyError, LLMJudge, RubricJudge, _bash_facts,
-                                   get_judge, parse_judge_reply, render_trajectory)
+from termrl.rewards.judges import (CRITERIA, CriterionWeights, JudgeReplyError, LLMJudge, RubricJudge, get_judge,
+                                   parse_judge_reply, render_trajectory)
+from termrl.rewards.rubric import _bash_facts
 from termrl.types import (Action, Generation, Message, Observation, Step, Trajectory, trajectory_from_json,
                           trajectory_to_json)
 

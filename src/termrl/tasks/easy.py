@@ -76,9 +76,9 @@ def generate_easy(seed: int, difficulty: int, out: Path) -> Path:
         wrong = "wc -l /app/data.txt > /app/answer.txt\n"
     (task / "instruction.md").write_text(instruction + "\n")
     (task / "task.toml").write_text(
-        f'version = "1.0"\n[metadata]\nauthor_name = "termrl"\ndifficulty = "easy"\ncategory = "file-operations"\n'
-        f'tags = ["generated", "easy-files"]\n[agent]\ntimeout_sec = 120.0\n[verifier]\ntimeout_sec = 60.0\n'
-        f"[environment]\ncpus = 1\nmemory_mb = 512\nallow_internet = false\n")
+        'version = "1.0"\n[metadata]\nauthor_name = "termrl"\ndifficulty = "easy"\ncategory = "file-operations"\n'
+        'tags = ["generated", "easy-files"]\n[agent]\ntimeout_sec = 120.0\n[verifier]\ntimeout_sec = 60.0\n'
+        "[environment]\ncpus = 1\nmemory_mb = 512\nallow_internet = false\n")
     (task / "environment" / "Dockerfile").write_text(dockerfile)
     (task / "solution" / "solve.sh").write_text("#!/bin/bash\n" + solve)
     (task / "solution" / "wrong_near_miss.sh").write_text("#!/bin/bash\n" + wrong)
