@@ -1,15 +1,23 @@
 """termrl: train and evaluate long-horizon terminal agents with reinforcement learning."""
 
+from termrl.agent.loop import AgentConfig, TermAgent
 from termrl.errors import (AgentError, ImageError, JudgeError, PolicyError, SandboxError, TaskError, TermrlError,
                            VerifierError)
 from termrl.images.build import ImageConfig, build_task_image
+from termrl.policies import get_policy
+from termrl.policies.base import Policy
+from termrl.rewards.judges import Judge, get_judge
+from termrl.rewards.scoring import RewardWeights
 from termrl.rollout.episode import EpisodeConfig, run_episode
 from termrl.sandbox.base import Sandbox, SandboxProvider, SandboxSpec
 from termrl.tasks import load_task, load_tasks
-from termrl.types import (AgentOutcome, EnvironmentSpec, EpisodeError, EpisodeResult, ExecResult, Task, TaskMetadata,
-                          VerifierResult)
+from termrl.train.config import TrainConfig, load_config
+from termrl.types import (Action, AgentOutcome, EnvironmentSpec, EpisodeError, EpisodeResult, ExecResult, Generation,
+                          Message, Observation, Score, Step, Task, TaskMetadata, Trajectory, VerifierResult)
 
 __all__ = [
+    "Action", "AgentConfig", "Generation", "Judge", "Message", "Observation", "Policy", "RewardWeights", "Score",
+    "Step", "TermAgent", "TrainConfig", "Trajectory", "get_judge", "get_policy", "load_config",
     "AgentError", "AgentOutcome", "EnvironmentSpec", "EpisodeConfig", "EpisodeError", "EpisodeResult", "ExecResult",
     "ImageConfig", "ImageError", "JudgeError", "PolicyError", "Sandbox", "SandboxError", "SandboxProvider",
     "SandboxSpec", "Task", "TaskError", "TaskMetadata", "TermrlError", "VerifierError", "VerifierResult",
