@@ -70,7 +70,7 @@ PolicyOpt = typer.Option("hf", "--policy", "-p", help="Model backend for --agent
 
 
 def _agent_factory(agent: str, policy: str, model: Optional[str], action_format: str, max_turns: int,
-                   temperature: float, base_url: Optional[str]):
+                   temperature: float, base_url: Optional[str], max_tokens: int = 512):
     """A function making one agent per episode (agents keep per-episode state; the policy is shared)."""
     from termrl.agent.reference import get_agent
 
@@ -85,7 +85,8 @@ def _agent_factory(agent: str, policy: str, model: Optional[str], action_format:
         _fail(f"unknown --format {action_format!r}: use one of {', '.join(FORMATS)}")
     kwargs = {k: v for k, v in (("model", model), ("base_url", base_url)) if v}
     shared = get_policy(policy, **kwargs)
-    config = AgentConfig(action_format=action_format, max_turns=max_turns, temperature=temperature)
+    config = AgentConfig(action_format=action_format, max_turns=max_turns, temperature=temperature,
+                         max_tokens_per_turn=max_tokens)
     return lambda: TermAgent(shared, config)
 
 
@@ -134,6 +135,7 @@ def run(
     base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (openai policy)."),
     action_format: str = typer.Option("xml", "--format", help="xml | tool_call | bash_block"),
     max_turns: int = typer.Option(30, "--max-turns", min=1),
+    max_tokens: int = typer.Option(512, "--max-tokens", min=1, help="Tokens per model reply."),
     temperature: float = typer.Option(0.7, "--temperature", min=0.0),
     judge: str = typer.Option("rubric", "--judge", help="rubric | llm | none (llm uses the openai backend)"),
     out: Path = typer.Option(Path("runs/latest"), "--out", "-o", help="Output folder (episodes.jsonl is appended)."),
@@ -146,7 +148,8 @@ def run(
     """Run an agent on tasks; write OUT/episodes.jsonl and print a summary table."""
     _setup_logging(verbose)
     try:
-        make_agent = _agent_factory(agent, policy, model, action_format, max_turns, temperature, base_url)
+        make_agent = _agent_factory(agent, policy, model, action_format, max_turns, temperature, base_url,
+                                    max_tokens)
         judge_obj = _judge(judge, None, base_url) if agent == "termrl" else None
     except (TermrlError, ValueError) as exc:
         _fail(str(exc))
@@ -270,6 +273,7 @@ def eval_cmd(
     k: int = typer.Option(1, "--k", min=1, help="Episodes per task (pass@k)."),
     action_format: str = typer.Option("xml", "--format"),
     max_turns: int = typer.Option(30, "--max-turns", min=1),
+    max_tokens: int = typer.Option(512, "--max-tokens", min=1, help="Tokens per model reply."),
     temperature: float = typer.Option(0.7, "--temperature", min=0.0),
     judge: str = typer.Option("rubric", "--judge"),
     out: Path = typer.Option(Path("runs/eval"), "--out", "-o"),
@@ -281,7 +285,8 @@ def eval_cmd(
 
     _setup_logging(False)
     try:
-        make_agent = _agent_factory("termrl", policy, model, action_format, max_turns, temperature, base_url)
+        make_agent = _agent_factory("termrl", policy, model, action_format, max_turns, temperature, base_url,
+                                    max_tokens)
         judge_obj = _judge(judge, None, base_url)
     except (TermrlError, ValueError) as exc:
         _fail(str(exc))
