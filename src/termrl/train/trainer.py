@@ -161,10 +161,15 @@ class Trainer:
         train = load_tasks(t.train).tasks if t.train else []
         evals = load_tasks(t.eval).tasks if t.eval else []
         if t.family:
-            generate = _family_generator(t.family)
+            from termrl.tasks.generators import generate, instance_name
+
             for seeds, target, sub in ((t.train_seeds, train, "train"), (t.eval_seeds, evals, "eval")):
                 folder = self.out / "tasks" / sub
-                paths = [generate(t.family, s, t.difficulty, folder) for s in range(seeds[0], seeds[1])]
+                paths = []
+                for seed in range(seeds[0], seeds[1]):
+                    existing = folder / instance_name(t.family, seed, t.difficulty)
+                    # A resumed run finds its instances already written (generation is deterministic).
+                    paths.append(existing if existing.is_dir() else generate(t.family, seed, t.difficulty, folder))
                 target.extend(load_tasks(paths).tasks)
         if not train:
             raise ValueError("no training tasks: set tasks.train (folders) or tasks.family in the config")
@@ -350,16 +355,6 @@ class Trainer:
         self.step = json.loads((ckpt / "state.json").read_text())["step"]
         log.info("resumed from %s at step %d", ckpt, self.step)
         return True
-
-
-def _family_generator(family: str):
-    if family == "easy-files":
-        from termrl.tasks.easy import generate_easy
-
-        return lambda _family, seed, difficulty, out: generate_easy(seed, difficulty, out)
-    from termrl.tasks.generators import generate
-
-    return generate
 
 
 def _seed_all(seed: int) -> None:
