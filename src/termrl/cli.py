@@ -358,14 +358,14 @@ def tasks_validate(
     report_to: bool = typer.Option(False, "--report", help="Update validation.json and VALIDATION.md in the dataset "
                                 "folder (the single PATH given)."),
     only_changed: bool = typer.Option(False, "--changed", help="Only tasks not validated in their current form "
-                                      "(per the dataset's validation.json)."),
+                                      "(per the dataset's validation.json, or a cached valid result)."),
     jobs: int = JobsOpt,
     image_config: Optional[Path] = ImageConfigOpt,
     verbose: bool = typer.Option(False, "--verbose", "-v"),
 ) -> None:
     """Build each task; run oracle, nop and solution/wrong_*.sh: valid = oracle 1.0, nop 0.0, wrong < 1, stable."""
     from termrl.tasks.stats import changed_tasks, write_validation_report
-    from termrl.tasks.validate import invalid_load, validate_task
+    from termrl.tasks.validate import cached_result, invalid_load, validate_task
 
     _setup_logging(verbose)
     if (report_to or only_changed) and (len(paths) != 1 or not paths[0].is_dir()):
@@ -374,6 +374,11 @@ def tasks_validate(
     if only_changed:
         report = type(report)(changed_tasks(report.tasks, paths[0]), report.errors)
     results = [invalid_load(e) for e in report.errors]
+    if only_changed:
+        # A task already validated in its current form (same folder digest, as many repeats) needs no rerun.
+        cached = {t.name: cached_result(t, repeats) for t in report.tasks}
+        results += [r for r in cached.values() if r is not None]
+        report = type(report)([t for t in report.tasks if cached[t.name] is None], report.errors)
     for r in results:
         if as_json:
             print(json.dumps(r.to_json()), flush=True)

@@ -59,6 +59,17 @@ def nop_passing_tests(task: Task) -> set[str] | None:
     return set(json.loads(path.read_text()).get("nop_passed_tests", []))
 
 
+def cached_result(task: Task, min_repeats: int = 1) -> ValidationResult | None:
+    """The last valid validation of exactly this task folder (same digest), if one was recorded."""
+    path = _record_path(task)
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text())
+    known = {f for f in ValidationResult.__dataclass_fields__}
+    result = ValidationResult(**{k: v for k, v in data.items() if k in known})
+    return result if result.valid and result.repeats >= min_repeats else None
+
+
 def _problem(episode: EpisodeResult) -> str | None:
     if episode.error:
         return f"{episode.agent}: [{episode.error.boundary}] {episode.error.message}"
