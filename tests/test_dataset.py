@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from termrl.tasks import load_tasks
-from termrl.tasks.stats import changed_tasks, count_tests, dataset_stats, wrong_solutions
+from termrl.tasks.stats import changed_tasks, count_tests, dataset_stats, load_record, wrong_solutions
 
 DATASET = Path(__file__).resolve().parents[1] / "datasets" / "termrl-v1"
 SAMPLE = 3
@@ -30,11 +30,12 @@ def _tasks():
 
 def test_every_task_loads_with_solution_wrong_solution_and_tests():
     tasks = _tasks()
+    record = load_record(DATASET)
     for task in tasks:
         assert task.format == "harbor" and task.has_solution, task.name
         assert task.environment.allow_internet is False, task.name
         assert wrong_solutions(task) >= 1, f"{task.name}: no solution/wrong_*.sh"
-        assert count_tests(task) >= 3, f"{task.name}: only {count_tests(task)} tests"
+        assert count_tests(task, record) >= 4, f"{task.name}: only {count_tests(task, record)} tests"
     stats = dataset_stats(tasks, DATASET)
     assert stats.tests_per_task >= 4
     assert len(stats.by_category) >= 12

@@ -20,8 +20,12 @@ from termrl.types import Task
 DIFFICULTY_ORDER = ("easy", "medium", "hard", "extremely_hard", "unknown")
 
 
-def count_tests(task: Task) -> int:
-    """Test functions in the task's Python test files (static count)."""
+def count_tests(task: Task, record: dict | None = None) -> int:
+    """Tests of the task: as counted when it was last validated (parametrized cases included), else the
+    test functions in its Python test files (a static count)."""
+    entry = (record or {}).get(task.name, {})
+    if entry.get("digest") == task_digest(task.path) and entry.get("tests"):
+        return int(entry["tests"])
     if not task.tests_dir.is_dir():
         return 0
     return sum(len(re.findall(r"^\s*def (test_\w+)", p.read_text(errors="replace"), re.M))
@@ -64,7 +68,8 @@ class DatasetStats:
 
 
 def dataset_stats(tasks: list[Task], dataset: Path | None = None) -> DatasetStats:
-    tests = [count_tests(t) for t in tasks]
+    record = load_record(dataset) if dataset else {}
+    tests = [count_tests(t, record) for t in tasks]
     changed = {t.name for t in changed_tasks(tasks, dataset)} if dataset else {t.name for t in tasks}
     difficulty = Counter(t.metadata.difficulty for t in tasks)
     return DatasetStats(
@@ -87,7 +92,8 @@ def write_validation_report(dataset: Path, tasks: list[Task], results: list[Vali
         if r.task in by_name:
             record[r.task] = {"digest": task_digest(by_name[r.task].path), "valid": r.valid,
                               "oracle": r.oracle_reward, "nop": r.nop_reward, "wrong": r.wrong_rewards,
-                              "repeats": r.repeats, "tests": count_tests(by_name[r.task]), "date": today,
+                              "repeats": r.repeats, "tests": r.n_tests or count_tests(by_name[r.task]),
+                              "date": today,
                               "error": r.error}
     record = {k: record[k] for k in sorted(record) if k in by_name}
     record_path(dataset).write_text(json.dumps(record, indent=1) + "\n")
@@ -101,7 +107,7 @@ def write_validation_report(dataset: Path, tasks: list[Task], results: list[Vali
     for name in sorted(by_name):
         t, e = by_name[name], record.get(name, {})
         wrong = " ".join(f"{v:g}" for v in (e.get("wrong") or {}).values()) or "-"
-        lines.append(f"| {name} | {t.metadata.category} | {t.metadata.difficulty} | {count_tests(t)} | "
+        lines.append(f"| {name} | {t.metadata.category} | {t.metadata.difficulty} | {count_tests(t, record)} | "
                      f"{e.get('oracle', '-')} | {e.get('nop', '-')} | {wrong} | {e.get('repeats', '-')} | "
                      f"{'yes' if e.get('valid') else 'NO'} | {e.get('date', '-')} |")
     out = dataset / "VALIDATION.md"
