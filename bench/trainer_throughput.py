@@ -1,0 +1,354 @@
+"""One GRPO update on an identical batch: termrl's ``Trainer.update`` vs TRL's ``GRPOTrainer``.
+
+What is measured
+----------------
+The optimisation step alone -- no generation, no reward, no data loading. Both sides get the same
+SmolLM2-135M-Instruct (the embedded GGUF, float32, CPU), the same batch and the same loss:
+
+* batch: ``groups x group_size`` sequences (default 2 x 4) of ``prompt_len + completion_len``
+  (default 256 + 128) real token ids (windows of this repository's README and sources, tokenized
+  with the model's tokenizer); random rewards turned into group-normalised advantages with
+  ``termrl.train.grpo.group_advantages``; old log-probs computed once by each side with its own
+  model before timing, so the ratio is 1, as in on-policy GRPO;
+* loss: clipped surrogate with clip-low 0.2 / clip-high 0.28, token-mean aggregation over the
+  batch (termrl ``token_mean``, one mini-batch; TRL ``loss_type="dapo"``, which divides by the
+  number of completion tokens of the batch -- identical here to ``"bnpo"``), no KL (TRL
+  ``beta=0``), temperature 1, AdamW lr 2e-5, betas (0.9, 0.99), no weight decay, grad-norm
+  clipping at 1.0.
+
+termrl: the real ``Trainer.update(samples)`` on a Trainer built with ``Trainer.__new__`` (model,
+optimizer and config set as ``Trainer.__init__`` sets them; no Docker, no tasks). It includes the
+no-grad pass over every sample that ``update`` runs first (the rollout/recompute log-prob check).
+
+TRL: ``GRPOTrainer`` built with a dummy dataset and reward function; one update is what its
+training loop does per step with ``gradient_accumulation_steps=1``: ``compute_loss(model, inputs)``
+on the dict ``_generate_and_score_completions`` would return, ``backward``, grad-norm clipping,
+``optimizer.step`` (TRL's own optimizer: ``create_optimizer``). Two TRL rows: gradient
+checkpointing off (same compute as termrl), and on (TRL's default).
+
+Each method runs in its own fresh process (spawned before any timing, one after the other, so
+their memory figures do not mix); the parent then asks them for one update at a time, in rotating
+order, so machine noise hits all alike. Per method: one warm-up update, then ``--n`` timed ones;
+tokens/s = all tokens forwarded (prompt + completion, per sequence, once) / the median time.
+Memory: resident set size right before the first update (model, trainer, batch loaded), the
+high-water mark during the updates (``/proc/self/status`` VmHWM, reset before the first update),
+their difference (the update's own memory: gradients, optimizer state, activations), and the
+process's absolute peak (``ru_maxrss``, model loading included).
+
+Run:
+    .venv/bin/pip install -e '.[bench]' && .venv/bin/python bench/trainer_throughput.py
+Options: --n 3 --threads 2 --groups 2 --group-size 4 --prompt-len 256 --completion-len 128
+         --methods termrl,trl,trl-ckpt
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import gc
+import multiprocessing as mp
+import os
+import resource
+import statistics
+import tempfile
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+import torch
+
+REPO = Path(__file__).resolve().parent.parent
+METHODS = {
+    "termrl": "termrl Trainer.update",
+    "trl": "TRL GRPOTrainer, no grad ckpt",
+    "trl-ckpt": "TRL GRPOTrainer, grad ckpt (default)",
+}
+LR, BETAS, WEIGHT_DECAY, MAX_GRAD_NORM = 2e-5, (0.9, 0.99), 0.0, 1.0
+CLIP_LOW, CLIP_HIGH, TEMPERATURE = 0.2, 0.28, 1.0
+
+
+@dataclass(frozen=True)
+class Batch:
+    prompt_ids: torch.Tensor
+    """[B, prompt_len] token ids."""
+    completion_ids: torch.Tensor
+    """[B, completion_len] token ids (every one a model token: mask 1)."""
+    advantages: torch.Tensor
+    """[B] group-relative advantages."""
+    group_size: int
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_ids.numel() + self.completion_ids.numel()
+
+
+# -- shared setup -----------------------------------------------------------------------------
+
+
+def load_model_and_tokenizer():
+    """The embedded SmolLM2 GGUF in float32, loaded the way termrl's hf policy loads it."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from termrl.policies.model import resolve_model
+
+    loc = resolve_model(None)
+    kwargs = {"local_files_only": True, "gguf_file": loc.gguf_file}
+    tokenizer = AutoTokenizer.from_pretrained(str(loc.directory), **kwargs)
+    model = AutoModelForCausalLM.from_pretrained(str(loc.directory), dtype=torch.float32, **kwargs)
+    # The GGUF is dequantized to float32 on load, but the model keeps the GGUF "quantizer" marks, and
+    # transformers' Trainer refuses to fine-tune a model marked quantized. termrl trains it as is.
+    model.is_quantized, model.hf_quantizer = False, None
+    if hasattr(model.config, "quantization_config"):
+        del model.config.quantization_config
+    return model, tokenizer
+
+
+def build_batch(tokenizer, groups: int, group_size: int, prompt_len: int, completion_len: int,
+                seed: int = 0) -> Batch:
+    """Windows of real text as prompts and completions; random rewards -> advantages."""
+    from termrl.train.grpo import group_advantages
+
+    sources = [REPO / "README.md", *sorted((REPO / "src" / "termrl").rglob("*.py"))]
+    ids = tokenizer("\n".join(p.read_text() for p in sources), add_special_tokens=False)["input_ids"]
+    width = prompt_len + completion_len
+    if len(ids) < width + 1:
+        raise ValueError(f"only {len(ids)} tokens of text to cut {width}-token windows from -- shorten "
+                         "--prompt-len / --completion-len")
+    gen = torch.Generator().manual_seed(seed)
+    ids = torch.tensor(ids)
+    rows, advantages = [], []
+    for _ in range(groups):
+        prompt_at = int(torch.randint(0, len(ids) - prompt_len, (1,), generator=gen))
+        prompt = ids[prompt_at:prompt_at + prompt_len]  # a group shares its prompt
+        for _ in range(group_size):
+            at = int(torch.randint(0, len(ids) - completion_len, (1,), generator=gen))
+            rows.append((prompt, ids[at:at + completion_len]))
+        advantages.append(group_advantages(torch.rand(group_size, generator=gen)))
+    return Batch(torch.stack([p for p, _ in rows]), torch.stack([c for _, c in rows]), torch.cat(advantages),
+                 group_size)
+
+
+# -- the two methods --------------------------------------------------------------------------
+
+
+class _NoPolicy:
+    """Stands in for HFPolicy: ``update`` only needs ``exclusive()`` (no generation runs here)."""
+
+    @contextmanager
+    def exclusive(self):
+        yield
+
+
+def termrl_update(model, tokenizer, batch: Batch):
+    """A Trainer with exactly what ``Trainer.update`` reads; returns a no-arg update callable."""
+    from termrl.train.config import TrainConfig
+    from termrl.train.trainer import Sample, Trainer
+
+    cfg = TrainConfig()
+    cfg.agent.temperature = TEMPERATURE
+    g, o = cfg.grpo, cfg.optim
+    g.clip_low, g.clip_high, g.aggregation, g.kl_coef, g.mini_batches = CLIP_LOW, CLIP_HIGH, "token_mean", 0.0, 1
+    g.group_size = batch.group_size
+    o.lr, o.betas, o.weight_decay, o.max_grad_norm = LR, list(BETAS), WEIGHT_DECAY, MAX_GRAD_NORM
+    trainer = Trainer.__new__(Trainer)
+    trainer.config, trainer.model, trainer.ref_model, trainer.policy = cfg, model, None, _NoPolicy()
+    params = [p for p in model.parameters() if p.requires_grad]  # as Trainer.__init__ builds it
+    trainer.optimizer = torch.optim.AdamW(params, lr=o.lr, weight_decay=o.weight_decay, betas=tuple(o.betas))
+
+    samples = []
+    model.eval()
+    for prompt, completion, adv in zip(batch.prompt_ids, batch.completion_ids, batch.advantages.tolist()):
+        tokens = torch.cat([prompt, completion])
+        mask = torch.cat([torch.zeros(len(prompt)), torch.ones(len(completion))])
+        with torch.no_grad():  # the sampler's log-probs: the current model's (ratio 1)
+            logp = trainer._logp(model, Sample(tokens, mask, torch.zeros(len(tokens)), adv))[0]
+        rollout_logp = torch.cat([torch.zeros(1), logp]) * mask
+        samples.append(Sample(tokens, mask, rollout_logp, adv))
+
+    def update() -> dict[str, float]:
+        stats = trainer.update(samples)
+        return {"loss": stats["loss"], "grad_norm": stats["grad_norm"]}
+
+    return update
+
+
+def trl_update(model, tokenizer, batch: Batch, checkpointing: bool):
+    """A GRPOTrainer and the inputs its generation step would hand to ``compute_loss``."""
+    from trl import GRPOConfig, GRPOTrainer
+
+    from datasets import Dataset
+
+    b = batch.prompt_ids.shape[0]
+    args = GRPOConfig(
+        output_dir=tempfile.mkdtemp(prefix="trl-bench-"), report_to="none", save_strategy="no", use_cpu=True,
+        bf16=False, fp16=False, gradient_checkpointing=checkpointing,
+        per_device_train_batch_size=b, gradient_accumulation_steps=1, num_generations=batch.group_size,
+        max_completion_length=batch.completion_ids.shape[1], temperature=TEMPERATURE,
+        loss_type="dapo", beta=0.0, epsilon=CLIP_LOW, epsilon_high=CLIP_HIGH, num_iterations=1,
+        learning_rate=LR, adam_beta1=BETAS[0], adam_beta2=BETAS[1], weight_decay=WEIGHT_DECAY,
+        max_grad_norm=MAX_GRAD_NORM, seed=0,
+    )
+    trainer = GRPOTrainer(model=model, reward_funcs=lambda completions, **_: [0.0] * len(completions), args=args,
+                          train_dataset=Dataset.from_dict({"prompt": ["unused"] * b}), processing_class=tokenizer)
+    model = trainer.model
+    if checkpointing:  # what transformers' training loop does before its first step
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs=args.gradient_checkpointing_kwargs)
+    trainer.current_gradient_accumulation_steps = 1  # set by the training loop per accumulation window
+    optimizer = trainer.create_optimizer()
+    completion_mask = torch.ones_like(batch.completion_ids)
+    inputs = {
+        "prompt_ids": batch.prompt_ids, "prompt_mask": torch.ones_like(batch.prompt_ids),
+        "completion_ids": batch.completion_ids, "completion_mask": completion_mask,
+        "advantages": batch.advantages, "num_items_in_batch": completion_mask.sum(),
+    }
+    with torch.no_grad():  # as _generate_and_score_completions computes old_per_token_logps
+        inputs["old_per_token_logps"] = trainer._get_per_token_logps_and_entropies(
+            model, torch.cat([batch.prompt_ids, batch.completion_ids], 1),
+            torch.cat([inputs["prompt_mask"], completion_mask], 1), batch.completion_ids.shape[1])[0]
+    model.train()
+
+    def update() -> dict[str, float]:
+        optimizer.zero_grad(set_to_none=True)
+        loss = trainer.compute_loss(model, inputs)
+        loss.backward()
+        grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
+        optimizer.step()
+        return {"loss": float(loss.detach()), "grad_norm": float(grad_norm)}
+
+    return update, type(optimizer).__name__ + ("(fused)" if optimizer.defaults.get("fused") else "")
+
+
+# -- worker processes -------------------------------------------------------------------------
+
+
+def _status_kb(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise RuntimeError(f"/proc/self/status has no {field} line (Linux only)")
+
+
+def _worker(method: str, batch: Batch, threads: int, conn) -> None:
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()
+    torch.set_num_threads(threads)
+    torch.manual_seed(0)
+    t0 = time.perf_counter()
+    model, tokenizer = load_model_and_tokenizer()
+    info = {"load_s": time.perf_counter() - t0, "optimizer": "AdamW"}
+    if method == "termrl":
+        update = termrl_update(model, tokenizer, batch)
+    else:
+        update, info["optimizer"] = trl_update(model, tokenizer, batch, checkpointing=method == "trl-ckpt")
+    gc.collect()
+    ctypes.CDLL("libc.so.6").malloc_trim(0)  # hand back what setup freed, so the baseline is what is live
+    info["rss_before_kb"] = _status_kb("VmRSS")
+    Path("/proc/self/clear_refs").write_text("5")  # reset VmHWM: from here on it is the updates' peak
+    conn.send(info)
+    while conn.recv() == "step":
+        t = time.perf_counter()
+        stats = update()
+        conn.send({"seconds": time.perf_counter() - t, **stats})
+    conn.send({"hwm_kb": _status_kb("VmHWM"), "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss})
+
+
+# -- the parent: interleave, report -----------------------------------------------------------
+
+
+def _recv(method: str, proc, conn):
+    """The worker's next message; a worker that died (e.g. killed for memory) stops the benchmark."""
+    while not conn.poll(1.0):
+        if not proc.is_alive():
+            raise SystemExit(f"the {method} worker died (exit code {proc.exitcode}) -- see its traceback above")
+    return conn.recv()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, default=3, help="timed updates per method (after one warm-up)")
+    parser.add_argument("--threads", type=int, default=2, help="torch.set_num_threads in every worker")
+    parser.add_argument("--groups", type=int, default=2)
+    parser.add_argument("--group-size", type=int, default=4)
+    parser.add_argument("--prompt-len", type=int, default=256)
+    parser.add_argument("--completion-len", type=int, default=128)
+    parser.add_argument("--methods", default=",".join(METHODS), help=f"comma-separated, of {', '.join(METHODS)}")
+    args = parser.parse_args()
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    unknown = [m for m in methods if m not in METHODS]
+    if unknown:
+        raise SystemExit(f"unknown method(s) {unknown}: choose from {', '.join(METHODS)}")
+
+    from transformers import AutoTokenizer
+
+    from termrl.policies.model import resolve_model
+
+    loc = resolve_model(None)
+    tokenizer = AutoTokenizer.from_pretrained(str(loc.directory), gguf_file=loc.gguf_file, local_files_only=True)
+    batch = build_batch(tokenizer, args.groups, args.group_size, args.prompt_len, args.completion_len)
+    del tokenizer
+    b = batch.prompt_ids.shape[0]
+    print(f"batch: {b} sequences ({args.groups} groups x {args.group_size}) of {args.prompt_len} prompt + "
+          f"{args.completion_len} completion tokens = {batch.tokens} tokens; float32, CPU, "
+          f"{args.threads} torch threads; {args.n} timed updates after 1 warm-up", flush=True)
+
+    ctx = mp.get_context("spawn")
+    workers, info = {}, {}
+    for m in methods:  # one at a time: loading and setup never overlap
+        parent_end, child_end = ctx.Pipe()
+        proc = ctx.Process(target=_worker, args=(m, batch, args.threads, child_end), daemon=True)
+        proc.start()
+        workers[m] = (proc, parent_end)
+        info[m] = _recv(m, proc, parent_end)
+        print(f"  {m}: loaded in {info[m]['load_s']:.1f}s, rss {info[m]['rss_before_kb'] / 1024:.0f} MiB", flush=True)
+
+    runs: dict[str, list[dict]] = {m: [] for m in methods}
+    for r in range(args.n + 1):
+        order = methods[r % len(methods):] + methods[:r % len(methods)]  # rotate who goes first
+        for m in order:
+            workers[m][1].send("step")
+            runs[m].append(_recv(m, *workers[m]))
+            print(f"  round {r}{' (warm-up)' if r == 0 else ''} {m}: {runs[m][-1]['seconds']:.2f}s", flush=True)
+    for m in methods:
+        proc, conn = workers[m]
+        conn.send("done")
+        info[m].update(_recv(m, proc, conn))
+        proc.join()
+
+    rows = {}
+    for m in methods:
+        times = [x["seconds"] for x in runs[m][1:]]
+        med = statistics.median(times)
+        rows[m] = {
+            "tok_s": batch.tokens / med, "median_s": med, "min_s": min(times), "max_s": max(times),
+            "before": info[m]["rss_before_kb"] / 1024, "peak": info[m]["hwm_kb"] / 1024,
+            "delta": (info[m]["hwm_kb"] - info[m]["rss_before_kb"]) / 1024, "abs": info[m]["maxrss_kb"] / 1024,
+            "grad_norm": runs[m][0]["grad_norm"], "loss": runs[m][0]["loss"], "optim": info[m]["optimizer"],
+        }
+    print()
+    head = (f"{'method':<38}{'tok/s':>8}{'median s':>10}{'min-max s':>16}{'RSS before':>12}{'upd. peak':>11}"
+            f"{'upd. delta':>12}{'abs peak':>10}{'grad norm':>11}")
+    print(head + "\n" + "-" * len(head))
+    for m, x in rows.items():
+        print(f"{METHODS[m]:<38}{x['tok_s']:>8.1f}{x['median_s']:>10.2f}{x['min_s']:>9.2f}-{x['max_s']:<6.2f}"
+              f"{x['before']:>10.0f}Mi{x['peak']:>9.0f}Mi{x['delta']:>10.0f}Mi{x['abs']:>8.0f}Mi"
+              f"{x['grad_norm']:>11.4f}")
+    print("memory: RSS before = after model/trainer/batch setup; upd. peak = VmHWM over the updates; "
+          "upd. delta = peak - before; abs peak = ru_maxrss (model loading included). grad norm: warm-up update "
+          "(same weights, same batch: should agree).")
+    if "termrl" in rows:
+        t = rows["termrl"]
+        for m in (m for m in rows if m != "termrl"):
+            x = rows[m]
+            print(f"termrl / {m:<9} tokens/s {t['tok_s'] / x['tok_s']:.2f}x   update memory (delta) "
+                  f"{t['delta'] / x['delta']:.2f}x   update peak {t['peak'] / x['peak']:.2f}x   absolute peak "
+                  f"{t['abs'] / x['abs']:.2f}x")
+    print("optimizers: " + ", ".join(f"{m} {rows[m]['optim']}" for m in rows))
+
+
+if __name__ == "__main__":
+    main()
