@@ -85,8 +85,6 @@ class OptimConfig:
     weight_decay: float = 0.0
     betas: list[float] = field(default_factory=lambda: [0.9, 0.99])
     max_grad_norm: float = 1.0
-    micro_batch_tokens: int = 2048
-    """Sequences are packed into micro-batches of at most this many tokens (gradient accumulation)."""
 
 
 @dataclass

@@ -136,7 +136,7 @@ class Trainer:
             self.ref_model = copy.deepcopy(self.model).eval().requires_grad_(False)
         params = [p for p in self.model.parameters() if p.requires_grad]
         self.optimizer = torch.optim.AdamW(params, lr=config.optim.lr, weight_decay=config.optim.weight_decay,
-                                           betas=tuple(config.optim.betas))
+                                           betas=tuple(config.optim.betas), fused=True)
         self.train_tasks, self.eval_tasks = self._load_tasks()
         self.provider = PooledProvider(DockerProvider(), size=config.warm_pool)
         a = config.agent
@@ -183,11 +183,16 @@ class Trainer:
     # -- the update -----------------------------------------------------------------------
 
     def _logp(self, model, sample: Sample) -> tuple[torch.Tensor, torch.Tensor]:
-        """Per-position log-prob of each next token (positions 1..T-1) and the entropies."""
-        logits = model(input_ids=sample.tokens[None]).logits[0, :-1].float()
+        """Log-prob and entropy of each model token (mask 1), under the temperature-scaled distribution.
+
+        Only the positions that predict a model token go through the output layer (``logits_to_keep``):
+        prompt and observation positions, the bulk of a multi-turn sequence, cost no vocabulary projection.
+        """
+        positions = sample.mask[1:].nonzero().squeeze(-1)  # position t predicts token t + 1
+        logits = model(input_ids=sample.tokens[None], logits_to_keep=positions).logits[0].float()
         temperature = max(self.config.agent.temperature, 1e-4)
         logp_all = torch.log_softmax(logits / temperature, dim=-1)
-        logp = logp_all.gather(-1, sample.tokens[1:, None]).squeeze(-1)
+        logp = logp_all.gather(-1, sample.tokens[positions + 1, None]).squeeze(-1)
         with torch.no_grad():
             entropy = -(logp_all.exp() * logp_all).sum(-1)
         return logp, entropy
@@ -217,27 +222,28 @@ class Trainer:
         if not samples:
             return stats
         started = time.monotonic()
-        self.model.eval()
-        with torch.no_grad():  # the sampler's numbers against the current weights, before any update
-            recomputed = [self._logp(self.model, s)[0] for s in samples]
-        ratios = [torch.exp(r - s.rollout_logp[1:])[s.mask[1:].bool()] for r, s in zip(recomputed, samples)]
-        stats["logprob_ratio_rollout"] = float(torch.cat(ratios).mean())
+        rollout_old = [s.rollout_logp[1:][s.mask[1:].bool()] for s in samples]
+        recomputed: list[torch.Tensor] | None = None
+        if g.old_logprobs == "recompute":
+            self.model.eval()
+            with torch.no_grad():  # the current weights' numbers, before any update
+                recomputed = [self._logp(self.model, s)[0] for s in samples]
         order = list(range(len(samples)))
-        batches = [order[i::g.mini_batches] for i in range(g.mini_batches)]
+        batches = [b for b in (order[i::g.mini_batches] for i in range(g.mini_batches)) if b]
         total_tokens = 0
         clip_weighted = kl_weighted = entropy_sum = loss_sum = 0.0
         model_tokens = 0
+        first_logp: list[torch.Tensor] = []
         self.model.train()
-        for batch in batches:
-            if not batch:
-                continue
+        for n_batch, batch in enumerate(batches):
             n_model = float(sum(samples[i].mask[1:].sum() for i in batch))
             self.optimizer.zero_grad(set_to_none=True)
             for i in batch:
                 s = samples[i]
                 logp, entropy = self._logp(self.model, s)
-                mask = s.mask[1:]
-                old = recomputed[i] if g.old_logprobs == "recompute" else s.rollout_logp[1:]
+                if n_batch == 0:  # weights not yet updated: the sampler's numbers can be checked against these
+                    first_logp.append(recomputed[i] if recomputed is not None else logp.detach())
+                old = recomputed[i] if recomputed is not None else rollout_old[i]
                 ref = None
                 if self.ref_model is not None:
                     with torch.no_grad():
@@ -245,17 +251,18 @@ class Trainer:
                 elif g.kl_coef > 0 and cfg.model.lora:
                     with torch.no_grad(), self.model.disable_adapter():
                         ref = self._logp(self.model, s)[0]
-                loss, st = policy_loss(logp[None], old[None], torch.tensor([s.advantage]), mask[None],
+                ones = torch.ones_like(logp)
+                loss, st = policy_loss(logp[None], old[None], torch.tensor([s.advantage]), ones[None],
                                        clip_low=g.clip_low, clip_high=g.clip_high, aggregation=g.aggregation,
                                        max_tokens=g.max_tokens_norm, ref_logp=None if ref is None else ref[None],
                                        kl_coef=g.kl_coef)
-                n_tokens = float(mask.sum())
+                n_tokens = float(logp.numel())
                 scale = n_tokens / n_model if g.aggregation == "token_mean" else 1.0 / len(batch)
                 (loss * scale).backward()
                 loss_sum += float(loss.detach()) * scale
                 clip_weighted += st.clip_fraction * n_tokens
                 kl_weighted += st.kl * n_tokens
-                entropy_sum += float(entropy[mask.bool()].sum())
+                entropy_sum += float(entropy.sum())
                 model_tokens += int(n_tokens)
                 total_tokens += int(s.tokens.numel())
             grad_norm = torch.nn.utils.clip_grad_norm_([p for p in self.model.parameters() if p.requires_grad],
@@ -264,8 +271,11 @@ class Trainer:
                 self.optimizer.step()
             stats["grad_norm"] = float(grad_norm)
         self.model.eval()
+        checked = [batches[0][k] for k in range(len(first_logp))]
+        stats["logprob_ratio_rollout"] = float(torch.cat(
+            [torch.exp(first_logp[k] - rollout_old[i]) for k, i in enumerate(checked)]).mean())
         elapsed = time.monotonic() - started
-        stats.update(loss=loss_sum / max(1, len([b for b in batches if b])), clip_fraction=clip_weighted / model_tokens,
+        stats.update(loss=loss_sum / len(batches), clip_fraction=clip_weighted / model_tokens,
                      kl=kl_weighted / model_tokens, entropy=entropy_sum / model_tokens, train_tokens=total_tokens,
                      tokens_per_s=total_tokens / elapsed if elapsed > 0 else 0.0)
         return stats
