@@ -1,0 +1,4 @@
+#!/bin/bash
+set -euo pipefail
+python3 /solution/report.py
+cat /app/incident.json

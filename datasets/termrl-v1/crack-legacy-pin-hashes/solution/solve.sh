@@ -1,0 +1,4 @@
+#!/bin/bash
+set -euo pipefail
+python3 /solution/crack.py
+cat /app/cracked.txt

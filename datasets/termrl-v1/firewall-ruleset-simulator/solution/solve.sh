@@ -1,0 +1,4 @@
+#!/bin/bash
+set -euo pipefail
+cp /solution/fwsim.py /app/fwsim
+chmod +x /app/fwsim

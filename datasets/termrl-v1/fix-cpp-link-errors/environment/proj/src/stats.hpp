@@ -1,0 +1,3 @@
+#pragma once
+#include <vector>
+template <typename T> T mean(const std::vector<T> &v);

@@ -1,0 +1,3 @@
+from .lru import LRUCache
+
+__all__ = ["LRUCache"]

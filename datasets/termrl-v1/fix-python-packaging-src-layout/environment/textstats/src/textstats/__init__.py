@@ -1,0 +1,2 @@
+"""Tiny text statistics."""
+__version__ = "0.4.1"

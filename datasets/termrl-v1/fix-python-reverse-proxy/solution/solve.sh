@@ -1,0 +1,3 @@
+#!/bin/bash
+set -euo pipefail
+cp /solution/proxy.py /app/proxy/proxy.py

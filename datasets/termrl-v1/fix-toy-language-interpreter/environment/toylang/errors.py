@@ -1,0 +1,2 @@
+class ToyError(Exception):
+    pass

@@ -1,0 +1,1 @@
+int asm_lookup(const char *name, int *nargs);

@@ -1,0 +1,1 @@
+const char *disasm_name(int code);

@@ -1,0 +1,18 @@
+#!/bin/bash
+set -euo pipefail
+cd /app/repo
+cat > /tmp/check.sh <<'SH'
+#!/bin/bash
+out=$(python3 -m invoice sample.csv 2>/dev/null) || exit 125   # not runnable: skip
+total=$(printf '%s\n' "$out" | grep '^TOTAL')
+[ "$total" = "TOTAL                    31.11" ]
+SH
+chmod +x /tmp/check.sh
+git bisect start main v1.0
+git bisect run /tmp/check.sh > /tmp/bisect.log
+bad=$(git rev-parse refs/bisect/bad)
+git bisect reset >/dev/null
+echo "$bad" > /app/first_bad_commit.txt
+git checkout -q main
+git revert --no-edit "$bad"
+python3 -m invoice sample.csv

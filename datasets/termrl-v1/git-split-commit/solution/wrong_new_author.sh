@@ -1,0 +1,13 @@
+#!/bin/bash
+# Mistake: the two split commits are made with plain `git commit -m`, so they get the current user as author.
+set -euo pipefail
+cd /app/repo
+target=$(git log --format='%H %s' main | awk '$2=="Parser" && $3=="fix" {print $1}')
+short=$(git rev-parse --short "$target")
+GIT_SEQUENCE_EDITOR="sed -i 's/^pick $short /edit $short /'" git rebase -i "$target^"
+git reset -q HEAD^
+git add src/parser.py
+git commit -q -m "Fix header parsing in parser"
+git add README.md
+git commit -q -m "Document export options"
+git rebase --continue

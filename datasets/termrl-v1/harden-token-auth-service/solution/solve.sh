@@ -1,0 +1,3 @@
+#!/bin/bash
+set -euo pipefail
+cp /solution/server.py /app/authsvc/server.py

@@ -1,0 +1,4 @@
+#ifndef LEGACY_H
+#define LEGACY_H
+#define LEGACY_SUFFIX "!"
+#endif

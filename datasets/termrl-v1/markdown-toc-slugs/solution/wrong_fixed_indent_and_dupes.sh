@@ -1,0 +1,34 @@
+#!/bin/bash
+set -euo pipefail
+cat > /app/toc.py <<'PY'
+import re
+import sys
+
+heads = []
+fence = None
+for line in open(sys.argv[1], encoding="utf-8").read().splitlines():
+    if fence:
+        if line.startswith(fence):
+            fence = None
+        continue
+    if line.startswith("```") or line.startswith("~~~"):
+        fence = line[:3]
+        continue
+    m = re.match(r"^(#{1,6}) +(.*)$", line)
+    if not m:
+        continue
+    text = re.sub(r" #+\s*$", "", " " + m.group(2)).strip()
+    heads.append((len(m.group(1)), text.replace("`", "")))
+used = set()
+out = []
+if heads:
+    base = min(l for l, _ in heads)
+    for level, text in heads:
+        slug = re.sub(r"[^a-z0-9 _-]", "", text.lower()).replace(" ", "-")
+        cand = slug
+        if cand in used:
+            cand = f"{slug}-1"
+        used.add(cand)
+        out.append("  " * (level - 1) + f"- [{text}](#{cand})\n")
+sys.stdout.write("".join(out))
+PY

@@ -1,0 +1,1 @@
+echo "#define ANSWER 42"
