@@ -49,6 +49,7 @@ def _to_validate():
     return [t for t in tasks if t.name in changed | rotating]
 
 
+@pytest.mark.timeout(1800)  # a few tasks compile or retrain in their tests
 @pytest.mark.parametrize("task", _to_validate() if _task_dirs() else [], ids=lambda t: t.name)
 def test_sample_and_changed_tasks_validate(docker_provider, task):
     from termrl.tasks.validate import validate_task
