@@ -95,3 +95,28 @@ def test_config_errors_name_the_key(tmp_path):
         load_config(bad)
     with pytest.raises(ValueError, match="group_size must be >= 2"):
         load_config(None, {"grpo.group_size": 1})
+
+
+def test_warm_pool_hands_out_started_sandboxes_and_bounds_idle_ones(docker_provider):
+    import time
+
+    from termrl.sandbox.base import SandboxSpec
+    from termrl.sandbox.pool import PooledProvider
+
+    with PooledProvider(docker_provider, size=1, max_idle=1) as pool:
+        a, b = SandboxSpec(image="termrl/base:bookworm"), SandboxSpec(image="termrl/base:trixie")
+        pool.warm(a)
+        for _ in range(100):  # bounded wait for the background start
+            if pool._idle[a]:
+                break
+            time.sleep(0.1)
+        box = pool.start(a)
+        assert pool.hits == 1 and box.exec("echo hi").output == "hi\n"
+        box.close()
+        pool.warm(b)
+        for _ in range(100):
+            if pool._idle[b]:
+                break
+            time.sleep(0.1)
+        time.sleep(0.5)
+        assert sum(len(v) for v in pool._idle.values()) <= 1  # a's refill was evicted for b

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -29,9 +30,12 @@ def _key(spec: SandboxSpec) -> SandboxSpec:
 class PooledProvider:
     name = "pooled"
 
-    def __init__(self, inner: SandboxProvider, size: int = 2, workers: int = 2):
+    def __init__(self, inner: SandboxProvider, size: int = 2, workers: int = 2, max_idle: int | None = None):
         self.inner = inner
         self.size = size
+        self.max_idle = max_idle if max_idle is not None else 4 * size
+        """Idle sandboxes kept over all images; beyond it the least recently used images' are removed."""
+        self._used: dict[SandboxSpec, float] = {}
         self._idle: dict[SandboxSpec, list[Sandbox]] = defaultdict(list)
         self._pending: dict[SandboxSpec, int] = defaultdict(int)
         self._lock = threading.Lock()
@@ -66,16 +70,32 @@ class PooledProvider:
             with self._lock:
                 self._pending[key] -= 1
             return
+        evicted: list[Sandbox] = []
         with self._lock:
             self._pending[key] -= 1
             if not self._closed:
                 self._idle[key].append(box)
-                return
-        box.close()
+                evicted = self._evict(keep=key)
+                box = None
+        for old in evicted:
+            old.close()
+        if box is not None:
+            box.close()
+
+    def _evict(self, keep: SandboxSpec) -> list[Sandbox]:
+        """Idle sandboxes over ``max_idle``, taken from the least recently used other images (lock held)."""
+        out: list[Sandbox] = []
+        total = sum(len(v) for v in self._idle.values())
+        for key in sorted((k for k in self._idle if k != keep and self._idle[k]), key=lambda k: self._used.get(k, 0)):
+            while total > self.max_idle and self._idle[key]:
+                out.append(self._idle[key].pop())
+                total -= 1
+        return out
 
     def start(self, spec: SandboxSpec) -> Sandbox:
         key = _key(spec)
         with self._lock:
+            self._used[key] = time.monotonic()
             box = self._idle[key].pop() if self._idle[key] else None
         if box is not None:
             self.hits += 1
