@@ -157,7 +157,8 @@ def termrl_update(model, tokenizer, batch: Batch):
     trainer = Trainer.__new__(Trainer)
     trainer.config, trainer.model, trainer.ref_model, trainer.policy = cfg, model, None, _NoPolicy()
     params = [p for p in model.parameters() if p.requires_grad]  # as Trainer.__init__ builds it
-    trainer.optimizer = torch.optim.AdamW(params, lr=o.lr, weight_decay=o.weight_decay, betas=tuple(o.betas))
+    trainer.optimizer = torch.optim.AdamW(params, lr=o.lr, weight_decay=o.weight_decay, betas=tuple(o.betas),
+                                          fused=True)  # as Trainer.__init__ builds it
 
     samples = []
     model.eval()
@@ -166,7 +167,8 @@ def termrl_update(model, tokenizer, batch: Batch):
         mask = torch.cat([torch.zeros(len(prompt)), torch.ones(len(completion))])
         with torch.no_grad():  # the sampler's log-probs: the current model's (ratio 1)
             logp = trainer._logp(model, Sample(tokens, mask, torch.zeros(len(tokens)), adv))[0]
-        rollout_logp = torch.cat([torch.zeros(1), logp]) * mask
+        rollout_logp = torch.zeros(len(tokens))  # _logp returns the model tokens' values only
+        rollout_logp[1:][mask[1:].bool()] = logp
         samples.append(Sample(tokens, mask, rollout_logp, adv))
 
     def update() -> dict[str, float]:
