@@ -11,38 +11,21 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import threading
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable
 
 from termrl.errors import TermrlError
-from termrl.rollout.episode import EpisodeConfig, run_episode, sandbox_spec
+from termrl.rollout.episode import EpisodeConfig, EpisodeLog, run_episode, sandbox_spec
 from termrl.sandbox.base import SandboxProvider
 from termrl.types import EpisodeResult, Task
 
 
-class TrajectoryStore:
+class TrajectoryStore(EpisodeLog):
     """JSONL, one row per episode (token ids, masks, log-probs, reward parts, errors), fsynced."""
-
-    def __init__(self, path: Path):
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
 
     @staticmethod
     def key(step: int, task: str, index: int) -> str:
         return f"{step}:{task}:{index}"
-
-    def append(self, row: dict[str, Any]) -> None:
-        line = json.dumps(row)
-        with self._lock:
-            _end_cut_line(self.path)
-            with open(self.path, "a", encoding="utf-8") as fh:
-                fh.write(line + "\n")
-                fh.flush()
-                os.fsync(fh.fileno())
 
     def rows(self) -> list[dict[str, Any]]:
         """Every complete row (a line cut short by a crash is ignored)."""
@@ -58,15 +41,6 @@ class TrajectoryStore:
 
     def by_key(self) -> dict[str, dict[str, Any]]:
         return {r["key"]: r for r in self.rows() if "key" in r}
-
-
-def _end_cut_line(path: Path) -> None:
-    """A crash mid-write leaves a partial last line: end it, so the next row starts on its own line."""
-    if path.is_file() and path.stat().st_size:
-        with open(path, "rb+") as fh:
-            fh.seek(-1, os.SEEK_END)
-            if fh.read(1) != b"\n":
-                fh.write(b"\n")
 
 
 @dataclass

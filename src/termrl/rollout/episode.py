@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -103,20 +104,28 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
     return dataclasses.replace(result, reward=parts.reward, extra=extra)
 
 
+def _end_cut_line(path: Path) -> None:
+    """A crash mid-write leaves a partial last line: end it, so the next row starts on its own line."""
+    if path.is_file() and path.stat().st_size:
+        with open(path, "rb+") as fh:
+            fh.seek(-1, os.SEEK_END)
+            if fh.read(1) != b"\n":
+                fh.write(b"\n")
+
+
 class EpisodeLog:
-    """Appends one JSON row per finished episode, flushed at once: a crash loses nothing."""
+    """Appends one JSON row per finished episode, fsynced at once: a crash loses nothing."""
 
     def __init__(self, path: Path):
-        self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
 
     def append(self, row: dict) -> None:
-        from termrl.rollout.engine import _end_cut_line
-
-        line = json.dumps(row, sort_keys=False)
+        line = json.dumps(row)
         with self._lock:
             _end_cut_line(self.path)
-        with self._lock, open(self.path, "a", encoding="utf-8") as fh:
-            fh.write(line + "\n")
-            fh.flush()
+            with open(self.path, "a", encoding="utf-8") as fh:
+                fh.write(line + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
