@@ -62,10 +62,7 @@ def main() -> None:
 
     trainer.config.eval_every = 0
     trainer.train(progress=progress)
-    trainer.provider = type(trainer.provider)(trainer.provider.inner, size=config.warm_pool)
-    trainer.engine.provider = trainer.eval_engine.provider = trainer.provider
-    after = _eval(trainer, "after")
-    trainer.provider.close()
+    after = _eval(trainer, "after")  # train() closed the pool: it now starts sandboxes on demand
 
     curve = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     train_rows = [m for m in curve if "train/reward_mean" in m]
