@@ -63,6 +63,7 @@ def main() -> None:
     trainer.config.eval_every = 0
     trainer.train(progress=progress)
     after = _eval(trainer, "after")  # train() closed the pool: it now starts sandboxes on demand
+    trainer.close()
 
     curve = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     train_rows = [m for m in curve if "train/reward_mean" in m]

@@ -17,8 +17,12 @@ SmolLM2-135M-Instruct (the embedded GGUF, float32, CPU), the same batch and the 
   clipping at 1.0.
 
 termrl: the real ``Trainer.update(samples)`` on a Trainer built with ``Trainer.__new__`` (model,
-optimizer and config set as ``Trainer.__init__`` sets them; no Docker, no tasks). It includes the
-no-grad pass over every sample that ``update`` runs first (the rollout/recompute log-prob check).
+optimizer and config set as ``Trainer.__init__`` sets them; no Docker, no tasks). Each group's
+sequences run as one micro-batch on one copy of their shared prompt (``termrl.train.forward``);
+the ``termrl-1seq`` row turns that off (one full forward/backward per sequence) to show what it is
+worth. Both sides see the same fact: a GRPO group's G sequences share their prompt (that is what
+a group is); TRL's batch simply does not use it. The gain shrinks as the prompt's share of each
+sequence does (try ``--prompt-len 64 --completion-len 320``).
 
 TRL: ``GRPOTrainer`` built with a dummy dataset and reward function; one update is what its
 training loop does per step with ``gradient_accumulation_steps=1``: ``compute_loss(model, inputs)``
@@ -38,7 +42,7 @@ process's absolute peak (``ru_maxrss``, model loading included).
 Run:
     .venv/bin/pip install -e '.[bench]' && .venv/bin/python bench/trainer_throughput.py
 Options: --n 3 --threads 2 --groups 2 --group-size 4 --prompt-len 256 --completion-len 128
-         --methods termrl,trl,trl-ckpt
+         --methods termrl,termrl-1seq,trl,trl-ckpt
 """
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ import torch
 REPO = Path(__file__).resolve().parent.parent
 METHODS = {
     "termrl": "termrl Trainer.update",
+    "termrl-1seq": "termrl, one sequence per pass",
     "trl": "TRL GRPOTrainer, no grad ckpt",
     "trl-ckpt": "TRL GRPOTrainer, grad ckpt (default)",
 }
@@ -143,7 +148,7 @@ class _NoPolicy:
         yield
 
 
-def termrl_update(model, tokenizer, batch: Batch):
+def termrl_update(model, tokenizer, batch: Batch, micro_batch_tokens: int | None = None):
     """A Trainer with exactly what ``Trainer.update`` reads; returns a no-arg update callable."""
     from termrl.train.config import TrainConfig
     from termrl.train.trainer import Sample, Trainer
@@ -153,6 +158,8 @@ def termrl_update(model, tokenizer, batch: Batch):
     g, o = cfg.grpo, cfg.optim
     g.clip_low, g.clip_high, g.aggregation, g.kl_coef, g.mini_batches = CLIP_LOW, CLIP_HIGH, "token_mean", 0.0, 1
     g.group_size = batch.group_size
+    if micro_batch_tokens is not None:
+        g.micro_batch_tokens = micro_batch_tokens
     o.lr, o.betas, o.weight_decay, o.max_grad_norm = LR, list(BETAS), WEIGHT_DECAY, MAX_GRAD_NORM
     trainer = Trainer.__new__(Trainer)
     trainer.config, trainer.model, trainer.ref_model, trainer.policy = cfg, model, None, _NoPolicy()
@@ -162,14 +169,15 @@ def termrl_update(model, tokenizer, batch: Batch):
 
     samples = []
     model.eval()
-    for prompt, completion, adv in zip(batch.prompt_ids, batch.completion_ids, batch.advantages.tolist()):
+    for k, (prompt, completion, adv) in enumerate(zip(batch.prompt_ids, batch.completion_ids,
+                                                      batch.advantages.tolist())):
         tokens = torch.cat([prompt, completion])
         mask = torch.cat([torch.zeros(len(prompt)), torch.ones(len(completion))])
+        sample = Sample(tokens, mask, torch.zeros(len(tokens)), adv, group=f"group-{k // batch.group_size}")
         with torch.no_grad():  # the sampler's log-probs: the current model's (ratio 1)
-            logp = trainer._logp(model, Sample(tokens, mask, torch.zeros(len(tokens)), adv))[0]
-        rollout_logp = torch.zeros(len(tokens))  # _logp returns the model tokens' values only
-        rollout_logp[1:][mask[1:].bool()] = logp
-        samples.append(Sample(tokens, mask, rollout_logp, adv))
+            logp = trainer._logps(model, [sample], entropy=False)[0][0]
+        sample.rollout_logp[1:][mask[1:].bool()] = logp  # _logps returns the model tokens' values only
+        samples.append(sample)
 
     def update() -> dict[str, float]:
         stats = trainer.update(samples)
@@ -245,6 +253,8 @@ def _worker(method: str, batch: Batch, threads: int, conn) -> None:
     info = {"load_s": time.perf_counter() - t0, "optimizer": "AdamW"}
     if method == "termrl":
         update = termrl_update(model, tokenizer, batch)
+    elif method == "termrl-1seq":  # micro-batches of one sequence: no shared prefix, no batching
+        update = termrl_update(model, tokenizer, batch, micro_batch_tokens=0)
     else:
         update, info["optimizer"] = trl_update(model, tokenizer, batch, checkpointing=method == "trl-ckpt")
     gc.collect()

@@ -11,6 +11,7 @@ from termrl.rollout.engine import RolloutEngine, TrajectoryStore
 from termrl.tasks import load_task
 from termrl.tasks.easy import generate_easy
 from termrl.train.config import load_config
+from termrl.train.forward import sequence_logps
 from termrl.train.trainer import Trainer, sample_from_row
 
 
@@ -52,9 +53,11 @@ def test_rollout_store_resumes_without_rerunning(tmp_path, docker_provider):
     assert len(store.rows()) == len(rows) + 2  # only the two missing episodes ran
 
 
-def test_train_steps_update_weights_and_resume_exactly(tmp_path):
+@pytest.mark.parametrize("lora", [False, True], ids=["full", "lora"])
+def test_train_steps_update_weights_and_resume_exactly(tmp_path, lora):
     out = tmp_path / "run"
-    trainer = Trainer(_config(out))
+    extra = {"model.lora": True, "optim.lr": 1e-3} if lora else {}
+    trainer = Trainer(_config(out, **extra))
     try:
         trainer.train()  # step 0 -> 1: real rollouts, an update (or a skip), metrics, a checkpoint
         assert trainer.step == 1
@@ -73,10 +76,26 @@ def test_train_steps_update_weights_and_resume_exactly(tmp_path):
         after = _params(trainer.model)
         changed = [n for n in before if not torch.equal(before[n], after[n])]
         assert changed, "the update changed no parameter"
+        if lora:  # only the adapters train; the base weights stay as loaded
+            assert all("lora_" in n for n in changed) and any("lora_B" in n for n in changed)
         assert first["loss"] != 0.0 and first["groups_skipped_zero_variance"] == 0
+        # The update's shared-prompt micro-batches give what one forward per episode gives, on real episodes.
+        rows = [r for r in trainer.engine.store.rows() if r["step"] == 1]
+        group = [s for s in (sample_from_row(r) for r in rows if r["task"] == rows[0]["task"]) if s is not None]
+        assert len(group) == 2
+        with torch.no_grad():
+            packed = trainer._logps(trainer.model, group)
+            single = [sequence_logps(trainer.model, s.tokens, s.mask, trainer.config.agent.temperature) for s in group]
+        for (lp1, _), (lp2, _) in zip(single, packed):
+            torch.testing.assert_close(lp2, lp1, atol=2e-4, rtol=1e-4)
+        from termrl.policies.hf import HFConfig, load_engine
+
+        assert trainer.model is not load_engine(HFConfig()).model  # trained in place: a private copy
     finally:
-        trainer.provider.close()
-    resumed = Trainer(_config(out))  # the same command again: resumes from step 1's checkpoint
+        trainer.close()
+    trainer.policy._engine._worker.join(timeout=10)
+    assert not trainer.policy._engine._worker.is_alive()  # close() stopped the private model's worker
+    resumed = Trainer(_config(out, **extra))  # the same command again: resumes from step 1's checkpoint
     try:
         assert resumed.step == 1
         second = resumed.train_step()  # reuses the stored rollout of step 1
@@ -85,7 +104,7 @@ def test_train_steps_update_weights_and_resume_exactly(tmp_path):
         again = _params(resumed.model)
         assert all(torch.allclose(after[n], again[n], atol=1e-7) for n in changed[:20])
     finally:
-        resumed.provider.close()
+        resumed.close()
 
 
 def test_config_errors_name_the_key(tmp_path):
@@ -95,6 +114,15 @@ def test_config_errors_name_the_key(tmp_path):
         load_config(bad)
     with pytest.raises(ValueError, match="group_size must be >= 2"):
         load_config(None, {"grpo.group_size": 1})
+    bad.write_text("optim:\n  lr: fast\n")
+    with pytest.raises(ValueError, match="bad.yaml: optim: lr: expected a number, got 'fast'"):
+        load_config(bad)
+    with pytest.raises(ValueError, match="aggregation: 'sum' is not one of"):
+        load_config(None, {"grpo.aggregation": "sum"})
+    with pytest.raises(ValueError, match="lora: expected true or false"):
+        load_config(None, {"model.lora": "yes"})
+    bad.write_text("optim:\n  lr: 3e-5\n")  # YAML reads this as a string: still the number meant
+    assert load_config(bad, {"grpo.group_size": "8"}).optim.lr == 3e-5
 
 
 def test_warm_pool_hands_out_started_sandboxes_and_bounds_idle_ones(docker_provider):

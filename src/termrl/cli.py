@@ -260,7 +260,10 @@ def train(
                 f"loss {m.get('loss', 0):.4f} clip {m.get('clip_fraction', 0):.3f} "
                 f"entropy {m.get('entropy', 0):.2f} tokens/s {m.get('tokens_per_s', 0):.0f}")
 
-        trainer.train(progress=report)
+        try:
+            trainer.train(progress=report)
+        finally:
+            trainer.close()
     console.print(f"metrics: {Path(cfg.out_dir) / 'metrics.jsonl'}; tensorboard --logdir {Path(cfg.out_dir) / 'tensorboard'}")
 
 

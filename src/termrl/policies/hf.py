@@ -72,6 +72,9 @@ class HFConfig:
     """Keep only the k most likely tokens when sampling; 0 = off."""
     top_p: float = 1.0
     """Nucleus sampling mass; 1.0 = off."""
+    private: bool = False
+    """Load a copy of the weights of this policy's own instead of the process-wide shared one (a
+    trainer changes its weights in place; other policies on the same path must not see that)."""
 
     def __post_init__(self) -> None:
         if self.max_batch_size < 1:
@@ -183,7 +186,7 @@ class _Engine:
         self.run_lock = threading.Lock()  # held while a batch runs; see HFPolicy.exclusive()
         self.batches = 0
         self.requests = 0
-        self._queue: queue.Queue[_Request] = queue.Queue()
+        self._queue: queue.Queue[_Request | None] = queue.Queue()  # None: stop
         self._worker = threading.Thread(target=self._serve, name=f"termrl-hf-{location.name}", daemon=True)
         self._worker.start()
 
@@ -222,15 +225,27 @@ class _Engine:
         assert request.result is not None
         return request.result
 
+    def close(self) -> None:
+        """Stop the worker once the requests already queued are served."""
+        self._queue.put(None)
+
     def _serve(self) -> None:
-        while True:
-            batch = [self._queue.get()]  # the request that opens a batch sets its window and size
-            deadline = time.monotonic() + batch[0].batch_window_s
-            while len(batch) < batch[0].max_batch_size:
+        closing = False
+        while not closing:
+            first = self._queue.get()  # the request that opens a batch sets its window and size
+            if first is None:
+                return
+            batch = [first]
+            deadline = time.monotonic() + first.batch_window_s
+            while len(batch) < first.max_batch_size:
                 try:
-                    batch.append(self._queue.get(timeout=max(0.0, deadline - time.monotonic())))
+                    request = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
                 except queue.Empty:
                     break
+                if request is None:
+                    closing = True
+                    break
+                batch.append(request)
             groups: dict[_SamplingKey, list[_Request]] = {}
             for request in batch:
                 groups.setdefault(request.sampling, []).append(request)
@@ -366,6 +381,8 @@ def load_engine(config: HFConfig) -> _Engine:
     location = resolve_model(config.model)
     device = _pick_device(config.device)
     dtype = _pick_dtype(config.dtype, device)
+    if config.private:
+        return _Engine(location, device, dtype)
     key = (str(location.path), device, str(dtype))
     with _ENGINES_LOCK:
         engine = _ENGINES.get(key)
@@ -388,8 +405,13 @@ class HFPolicy:
 
     @property
     def model(self) -> Any:
-        """The loaded ``transformers`` model (shared by every policy on the same weights)."""
+        """The loaded ``transformers`` model (shared by every policy on the same weights, unless private)."""
         return self._engine.model
+
+    def close(self) -> None:
+        """Stop a private model's worker thread (a shared model serves the whole process: left running)."""
+        if self.config.private:
+            self._engine.close()
 
     @property
     def tokenizer(self) -> Any:

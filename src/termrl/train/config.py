@@ -9,7 +9,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 import yaml
 
@@ -77,6 +78,9 @@ class GRPOConfig:
     Both are computed and their ratio is logged as ``logprob_ratio_rollout``."""
     mini_batches: int = 1
     """Optimizer steps per rollout step (the groups split evenly)."""
+    micro_batch_tokens: int = 8192
+    """Tokens per forward/backward pass: a group's sequences run together on one copy of their shared
+    prompt, split when prefix + sequences x longest remainder would exceed this (more: faster, more memory)."""
 
 
 @dataclass
@@ -115,11 +119,49 @@ class TrainConfig:
             raise ValueError(f"grpo.group_size must be >= 2 (advantages are group-relative), got {self.grpo.group_size}")
 
 
+def _check(value: Any, hint: Any, key: str) -> Any:
+    """``value`` as the field's type, or a ValueError naming the key, the type wanted and the value given."""
+    origin, args = get_origin(hint), get_args(hint)
+    if origin in (Union, UnionType):
+        if value is None and type(None) in args:
+            return None
+        return _check(value, next(a for a in args if a is not type(None)), key)
+    if origin is Literal:
+        if value in args:
+            return value
+        raise ValueError(f"{key}: {value!r} is not one of {', '.join(map(repr, args))}")
+    if origin is list:
+        if not isinstance(value, list):
+            raise ValueError(f"{key}: expected a list, got {value!r}")
+        return [_check(v, args[0], f"{key}[{i}]") for i, v in enumerate(value)] if args else value
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+        raise ValueError(f"{key}: expected true or false, got {value!r}")
+    if hint in (int, float):
+        # YAML reads 3e-5 (no dot) as a string: accept any number written as one.
+        if isinstance(value, str):
+            try:
+                value = float(value) if hint is float else int(value)
+            except ValueError:
+                pass
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if hint is int and value != int(value):
+                raise ValueError(f"{key}: expected a whole number, got {value!r}")
+            return hint(value)
+        raise ValueError(f"{key}: expected {'a number' if hint is float else 'a whole number'}, got {value!r}")
+    if hint is str and not isinstance(value, str):
+        raise ValueError(f"{key}: expected a string, got {value!r}")
+    return value
+
+
 def _build(cls: type, data: dict[str, Any], where: str) -> Any:
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - names)
     if unknown:
         raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)} -- known: {', '.join(sorted(names))}")
+    hints = get_type_hints(cls)
+    data = {k: v if dataclasses.is_dataclass(v) else _check(v, hints[k], f"{where}: {k}") for k, v in data.items()}
     try:
         return cls(**data)
     except TypeError as exc:

@@ -7,13 +7,15 @@ One training step:
    at once, and a resumed step reuses the rows already there);
 3. per group: drop it if every valid reward is equal, else compute advantages; episodes with an
    infrastructure error are masked out;
-4. for each mini-batch: forward every sequence (model tokens trainable, prompt and observation
-   tokens masked), the clipped surrogate (``termrl.train.grpo``), backward, clip, AdamW step;
+4. for each mini-batch: forward its sequences in micro-batches of one group each, the group's
+   shared prompt computed once (``termrl.train.forward``; model tokens trainable, prompt and
+   observation tokens masked), the clipped surrogate (``termrl.train.grpo``), backward per
+   micro-batch, clip, AdamW step;
 5. log metrics (JSONL + TensorBoard), checkpoint (model, optimizer, RNG, step), evaluate held-out
    tasks every ``eval_every`` steps.
 
-The model trained is the very model the hf policy samples from (updated in place while the policy
-is held off); the loss uses the same temperature-scaled distribution the rollouts sampled from.
+The model trained is the very model the trainer's hf policy samples from (a private copy, updated in
+place while the policy is held off); the loss uses the same temperature-scaled distribution the rollouts sampled from.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from torch.nn.utils.rnn import pad_sequence
 
 from termrl.agent.loop import AgentConfig, TermAgent
 from termrl.rewards.judges import get_judge
@@ -38,6 +41,7 @@ from termrl.sandbox.docker import DockerProvider
 from termrl.sandbox.pool import PooledProvider
 from termrl.tasks import load_tasks
 from termrl.train.config import TrainConfig
+from termrl.train.forward import batch_logps, micro_batches, shared_prefix_len
 from termrl.train.grpo import group_advantages, informative_groups, policy_loss
 from termrl.types import Task
 
@@ -50,6 +54,8 @@ class Sample:
     mask: torch.Tensor
     rollout_logp: torch.Tensor
     advantage: float
+    group: str = ""
+    """The rollout group (task): sequences of one group share their prompt and train together."""
 
 
 def sample_from_row(row: dict[str, Any]) -> Sample | None:
@@ -121,7 +127,7 @@ class Trainer:
         self.out.mkdir(parents=True, exist_ok=True)
         (self.out / "config.json").write_text(json.dumps(asdict(config), indent=1))
         _seed_all(config.seed)
-        self.policy = HFPolicy(model=config.model.path)
+        self.policy = HFPolicy(model=config.model.path, private=True)  # its own weights: trained in place
         self.model = self.policy.model
         if config.model.lora:
             from peft import LoraConfig, get_peft_model
@@ -182,25 +188,28 @@ class Trainer:
 
     # -- the update -----------------------------------------------------------------------
 
-    def _logp(self, model, sample: Sample) -> tuple[torch.Tensor, torch.Tensor]:
-        """Log-prob and entropy of each model token (mask 1), under the temperature-scaled distribution.
-
-        Only the positions that predict a model token go through the output layer (``logits_to_keep``):
-        prompt and observation positions, the bulk of a multi-turn sequence, cost no vocabulary projection.
-        """
-        positions = sample.mask[1:].nonzero().squeeze(-1)  # position t predicts token t + 1
-        logits = model(input_ids=sample.tokens[None], logits_to_keep=positions).logits[0].float()
+    def _logps(self, model, samples: list[Sample], entropy: bool = True) -> list[tuple[torch.Tensor, torch.Tensor]]:
+        """Log-prob (and entropy) of each model token of each sample, under the sampling temperature."""
         temperature = max(self.config.agent.temperature, 1e-4)
-        logp_all = torch.log_softmax(logits / temperature, dim=-1)
-        logp = logp_all.gather(-1, sample.tokens[positions + 1, None]).squeeze(-1)
-        with torch.no_grad():
-            entropy = -(logp_all.exp() * logp_all).sum(-1)
-        return logp, entropy
+        return batch_logps(model, [s.tokens for s in samples], [s.mask for s in samples], temperature, entropy)
+
+    def _micro_batches(self, indices: list[int], samples: list[Sample]) -> list[list[int]]:
+        """The indices of a mini-batch, in micro-batches of one group each, within the token budget."""
+        by_group: dict[str, list[int]] = {}
+        for i in indices:
+            by_group.setdefault(samples[i].group, []).append(i)
+        out = []
+        for members in by_group.values():
+            prefix = shared_prefix_len([samples[i].tokens for i in members], [samples[i].mask for i in members])
+            lengths = [len(samples[i].tokens) for i in members]
+            out += [[members[k] for k in mb]
+                    for mb in micro_batches(lengths, prefix, self.config.grpo.micro_batch_tokens)]
+        return out
 
     def build_samples(self, rollout: Rollout) -> tuple[list[Sample], dict[str, float]]:
         g = self.config.grpo
         samples, skipped, masked = [], 0, 0
-        for rows in rollout.groups.values():
+        for name, rows in rollout.groups.items():
             built = [sample_from_row(r) if r.get("error") is None else None for r in rows]
             valid = torch.tensor([b is not None for b in built])
             masked += int((~valid).sum())
@@ -211,7 +220,7 @@ class Trainer:
             adv = group_advantages(rewards, scale_by_std=g.scale_by_std, leave_one_out=g.leave_one_out, valid=valid)
             for sample, a in zip(built, adv.tolist()):
                 if sample is not None:
-                    sample.advantage = a
+                    sample.advantage, sample.group = a, name
                     samples.append(sample)
         return samples, {"groups_skipped_zero_variance": skipped, "episodes_masked": masked}
 
@@ -223,57 +232,59 @@ class Trainer:
             return stats
         started = time.monotonic()
         rollout_old = [s.rollout_logp[1:][s.mask[1:].bool()] for s in samples]
-        recomputed: list[torch.Tensor] | None = None
+        order = list(range(len(samples)))
+        batches = [b for b in (order[i::g.mini_batches] for i in range(g.mini_batches)) if b]
+        recomputed: dict[int, torch.Tensor] = {}
         if g.old_logprobs == "recompute":
             self.model.eval()
             with torch.no_grad():  # the current weights' numbers, before any update
-                recomputed = [self._logp(self.model, s)[0] for s in samples]
-        order = list(range(len(samples)))
-        batches = [b for b in (order[i::g.mini_batches] for i in range(g.mini_batches)) if b]
-        total_tokens = 0
+                for mb in (mb for b in batches for mb in self._micro_batches(b, samples)):
+                    recomputed.update(zip(mb, (lp for lp, _ in self._logps(self.model, [samples[i] for i in mb],
+                                                                           entropy=False))))
+        total_tokens = model_tokens = 0
         clip_weighted = kl_weighted = entropy_sum = loss_sum = 0.0
-        model_tokens = 0
-        first_logp: list[torch.Tensor] = []
+        first_logp: dict[int, torch.Tensor] = {}
         self.model.train()
         for n_batch, batch in enumerate(batches):
             n_model = float(sum(samples[i].mask[1:].sum() for i in batch))
             self.optimizer.zero_grad(set_to_none=True)
-            for i in batch:
-                s = samples[i]
-                logp, entropy = self._logp(self.model, s)
+            for mb in self._micro_batches(batch, samples):
+                group = [samples[i] for i in mb]
+                results = self._logps(self.model, group)
+                logp = pad_sequence([lp for lp, _ in results], batch_first=True)
+                mask = pad_sequence([torch.ones_like(lp) for lp, _ in results], batch_first=True)
                 if n_batch == 0:  # weights not yet updated: the sampler's numbers can be checked against these
-                    first_logp.append(recomputed[i] if recomputed is not None else logp.detach())
-                old = recomputed[i] if recomputed is not None else rollout_old[i]
+                    first_logp.update((i, recomputed.get(i, lp.detach())) for i, (lp, _) in zip(mb, results))
+                old = pad_sequence([recomputed.get(i, rollout_old[i]) for i in mb], batch_first=True)
                 ref = None
-                if self.ref_model is not None:
+                if g.kl_coef > 0:
                     with torch.no_grad():
-                        ref = self._logp(self.ref_model, s)[0]
-                elif g.kl_coef > 0 and cfg.model.lora:
-                    with torch.no_grad(), self.model.disable_adapter():
-                        ref = self._logp(self.model, s)[0]
-                ones = torch.ones_like(logp)
-                loss, st = policy_loss(logp[None], old[None], torch.tensor([s.advantage]), ones[None],
+                        if self.ref_model is not None:
+                            ref_results = self._logps(self.ref_model, group, entropy=False)
+                        else:  # LoRA: the reference is the base model, adapters off
+                            with self.model.disable_adapter():
+                                ref_results = self._logps(self.model, group, entropy=False)
+                    ref = pad_sequence([lp for lp, _ in ref_results], batch_first=True)
+                loss, st = policy_loss(logp, old, torch.tensor([s.advantage for s in group]), mask,
                                        clip_low=g.clip_low, clip_high=g.clip_high, aggregation=g.aggregation,
-                                       max_tokens=g.max_tokens_norm, ref_logp=None if ref is None else ref[None],
-                                       kl_coef=g.kl_coef)
-                n_tokens = float(logp.numel())
-                scale = n_tokens / n_model if g.aggregation == "token_mean" else 1.0 / len(batch)
+                                       max_tokens=g.max_tokens_norm, ref_logp=ref, kl_coef=g.kl_coef)
+                n_tokens = float(mask.sum())
+                scale = n_tokens / n_model if g.aggregation == "token_mean" else len(mb) / len(batch)
                 (loss * scale).backward()
                 loss_sum += float(loss.detach()) * scale
                 clip_weighted += st.clip_fraction * n_tokens
                 kl_weighted += st.kl * n_tokens
-                entropy_sum += float(entropy.sum())
+                entropy_sum += float(sum(ent.sum() for _, ent in results))
                 model_tokens += int(n_tokens)
-                total_tokens += int(s.tokens.numel())
+                total_tokens += sum(int(s.tokens.numel()) for s in group)
             grad_norm = torch.nn.utils.clip_grad_norm_([p for p in self.model.parameters() if p.requires_grad],
                                                        cfg.optim.max_grad_norm)
             with self.policy.exclusive():  # no generation while the weights change
                 self.optimizer.step()
             stats["grad_norm"] = float(grad_norm)
         self.model.eval()
-        checked = [batches[0][k] for k in range(len(first_logp))]
         stats["logprob_ratio_rollout"] = float(torch.cat(
-            [torch.exp(first_logp[k] - rollout_old[i]) for k, i in enumerate(checked)]).mean())
+            [torch.exp(lp - rollout_old[i]) for i, lp in sorted(first_logp.items())]).mean())
         elapsed = time.monotonic() - started
         stats.update(loss=loss_sum / len(batches), clip_fraction=clip_weighted / model_tokens,
                      kl=kl_weighted / model_tokens, entropy=entropy_sum / model_tokens, train_tokens=total_tokens,
@@ -321,6 +332,11 @@ class Trainer:
                     self.evaluate()
         finally:
             self.provider.close()
+
+    def close(self) -> None:
+        """Stop the sandboxes and the private model's generation worker."""
+        self.provider.close()
+        self.policy.close()
 
     # -- checkpoints ----------------------------------------------------------------------
 
