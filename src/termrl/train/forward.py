@@ -75,14 +75,17 @@ def _select(logits: torch.Tensor, targets: torch.Tensor, temperature: float,
 def sequence_logps(model, tokens: torch.Tensor, mask: torch.Tensor, temperature: float,
                    entropy: bool = True) -> tuple[torch.Tensor, torch.Tensor | None]:
     """One sequence, one forward: log-prob (and entropy) of each model token (mask 1 at t >= 1)."""
+    device = model.get_output_embeddings().weight.device
     positions = mask[1:].nonzero().squeeze(-1)
-    logits = model(input_ids=tokens[None], logits_to_keep=positions).logits[0]
-    return _select(logits, tokens[positions + 1], temperature, entropy)
+    logits = model(input_ids=tokens[None].to(device), logits_to_keep=positions.to(device)).logits[0]
+    return _select(logits, tokens[positions + 1].to(device), temperature, entropy)
 
 
 def batch_logps(model, tokens: Sequence[torch.Tensor], masks: Sequence[torch.Tensor], temperature: float,
                 entropy: bool = True) -> list[tuple[torch.Tensor, torch.Tensor | None]]:
     """Per sequence: log-probs (and entropies) of its model tokens, under ``softmax(logits / temperature)``.
+
+    Inputs may live on the CPU; the results are on the model's device.
 
     The sequences should share a prompt (one GRPO group); any that do not still come out right,
     with a shorter (or no) shared prefix.
@@ -90,10 +93,11 @@ def batch_logps(model, tokens: Sequence[torch.Tensor], masks: Sequence[torch.Ten
     if len(tokens) == 1 or not _packable(model):
         return [sequence_logps(model, t, m, temperature, entropy) for t, m in zip(tokens, masks)]
     decoder, head = model.get_decoder(), model.get_output_embeddings()
+    device = head.weight.device
     p = shared_prefix_len(tokens, masks)
     kwargs = {}
     if p > 0:
-        out = decoder(input_ids=tokens[0][None, :p], use_cache=True)
+        out = decoder(input_ids=tokens[0][None, :p].to(device), use_cache=True)
         cache = out[1]  # ``cache`` (newer transformers) or ``past_key_values``
         cache.batch_repeat_interleave(len(tokens))  # autograd-tracked: the G gradients sum into the prefix
         kwargs[_cache_kwarg(decoder)] = cache
@@ -111,9 +115,9 @@ def batch_logps(model, tokens: Sequence[torch.Tensor], masks: Sequence[torch.Ten
         cols.append(positions - p)
         targets.append(t[positions + 1])
         counts.append(len(positions))
-    hidden = decoder(input_ids=ids, attention_mask=attention, use_cache=p > 0, **kwargs)[0]
-    logits = head(hidden[torch.cat(rows), torch.cat(cols)])
-    logp, ent = _select(logits, torch.cat(targets), temperature, entropy)
+    hidden = decoder(input_ids=ids.to(device), attention_mask=attention.to(device), use_cache=p > 0, **kwargs)[0]
+    logits = head(hidden[torch.cat(rows).to(device), torch.cat(cols).to(device)])
+    logp, ent = _select(logits, torch.cat(targets).to(device), temperature, entropy)
     logps = logp.split(counts)
     ents = ent.split(counts) if ent is not None else [None] * len(counts)
     return list(zip(logps, ents))

@@ -255,7 +255,8 @@ class Trainer:
                 mask = pad_sequence([torch.ones_like(lp) for lp, _ in results], batch_first=True)
                 if n_batch == 0:  # weights not yet updated: the sampler's numbers can be checked against these
                     first_logp.update((i, recomputed.get(i, lp.detach())) for i, (lp, _) in zip(mb, results))
-                old = pad_sequence([recomputed.get(i, rollout_old[i]) for i in mb], batch_first=True)
+                dev = logp.device
+                old = pad_sequence([recomputed.get(i, rollout_old[i]).to(dev) for i in mb], batch_first=True)
                 ref = None
                 if g.kl_coef > 0:
                     with torch.no_grad():
@@ -265,7 +266,7 @@ class Trainer:
                             with self.model.disable_adapter():
                                 ref_results = self._logps(self.model, group, entropy=False)
                     ref = pad_sequence([lp for lp, _ in ref_results], batch_first=True)
-                loss, st = policy_loss(logp, old, torch.tensor([s.advantage for s in group]), mask,
+                loss, st = policy_loss(logp, old, torch.tensor([s.advantage for s in group], device=dev), mask,
                                        clip_low=g.clip_low, clip_high=g.clip_high, aggregation=g.aggregation,
                                        max_tokens=g.max_tokens_norm, ref_logp=ref, kl_coef=g.kl_coef)
                 n_tokens = float(mask.sum())
@@ -284,7 +285,7 @@ class Trainer:
             stats["grad_norm"] = float(grad_norm)
         self.model.eval()
         stats["logprob_ratio_rollout"] = float(torch.cat(
-            [torch.exp(lp - rollout_old[i]) for i, lp in sorted(first_logp.items())]).mean())
+            [torch.exp(lp.cpu() - rollout_old[i]) for i, lp in sorted(first_logp.items())]).mean())
         elapsed = time.monotonic() - started
         stats.update(loss=loss_sum / len(batches), clip_fraction=clip_weighted / model_tokens,
                      kl=kl_weighted / model_tokens, entropy=entropy_sum / model_tokens, train_tokens=total_tokens,
