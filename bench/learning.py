@@ -5,7 +5,7 @@
 2. Train with the CPU preset (configs/cpu-smollm2.yaml) for at most --minutes.
 3. Evaluate again on the same held-out instances; print before / after / delta and the reward curve.
 
-Run: .venv/bin/python bench/learning.py [--minutes 60] [--eval-k 2] [--out runs/learning]
+Run: .venv/bin/python bench/learning.py [--minutes 60] [--eval-k 4] [--out runs/learning]
 Resumable: rerunning with the same --out continues the training where it stopped.
 """
 
@@ -34,7 +34,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--config", default="configs/cpu-smollm2.yaml")
     parser.add_argument("--minutes", type=float, default=60.0, help="training time budget")
-    parser.add_argument("--eval-k", type=int, default=2, help="episodes per held-out task")
+    parser.add_argument("--eval-k", type=int, default=4, help="episodes per held-out task")
     parser.add_argument("--out", default="runs/learning")
     parser.add_argument("--set", action="append", default=[], help="KEY=VALUE config overrides")
     args = parser.parse_args()

@@ -43,6 +43,10 @@ Run:
     .venv/bin/pip install -e '.[bench]' && .venv/bin/python bench/trainer_throughput.py
 Options: --n 3 --threads 2 --groups 2 --group-size 4 --prompt-len 256 --completion-len 128
          --methods termrl,termrl-1seq,trl,trl-ckpt
+         --rollouts runs/learning/rollouts.jsonl --step 20: instead of text windows, the real
+         episodes of one step of a training run (multi-turn: the model's turns are the trained
+         tokens, tool observations between them are attended but carry no loss; for TRL that is
+         its own multi-turn ``tool_mask``)
 """
 
 from __future__ import annotations
@@ -78,17 +82,26 @@ CLIP_LOW, CLIP_HIGH, TEMPERATURE = 0.2, 0.28, 1.0
 
 @dataclass(frozen=True)
 class Batch:
-    prompt_ids: torch.Tensor
-    """[B, prompt_len] token ids."""
-    completion_ids: torch.Tensor
-    """[B, completion_len] token ids (every one a model token: mask 1)."""
+    tokens: list[torch.Tensor]
+    """Per sequence: its token ids."""
+    masks: list[torch.Tensor]
+    """Per sequence: 1 for a model token (trained), 0 for prompt and observation tokens."""
     advantages: torch.Tensor
     """[B] group-relative advantages."""
     group_size: int
+    """Sequences k * group_size ... (k + 1) * group_size - 1 form group k (they share a prompt)."""
 
     @property
-    def tokens(self) -> int:
-        return self.prompt_ids.numel() + self.completion_ids.numel()
+    def n_tokens(self) -> int:
+        return sum(len(t) for t in self.tokens)
+
+    def split(self) -> tuple[list[torch.Tensor], list[torch.Tensor], list[torch.Tensor]]:
+        """TRL's view: prompt = up to the first model token, completion = the rest (with its mask)."""
+        from termrl.train.forward import first_target
+
+        cuts = [first_target(m) for m in self.masks]
+        return ([t[:c] for t, c in zip(self.tokens, cuts)], [t[c:] for t, c in zip(self.tokens, cuts)],
+                [m[c:] for m, c in zip(self.masks, cuts)])
 
 
 # -- shared setup -----------------------------------------------------------------------------
@@ -133,8 +146,39 @@ def build_batch(tokenizer, groups: int, group_size: int, prompt_len: int, comple
             at = int(torch.randint(0, len(ids) - completion_len, (1,), generator=gen))
             rows.append((prompt, ids[at:at + completion_len]))
         advantages.append(group_advantages(torch.rand(group_size, generator=gen)))
-    return Batch(torch.stack([p for p, _ in rows]), torch.stack([c for _, c in rows]), torch.cat(advantages),
+    return Batch([torch.cat([p, c]) for p, c in rows],
+                 [torch.cat([torch.zeros(len(p)), torch.ones(len(c))]) for p, c in rows], torch.cat(advantages),
                  group_size)
+
+
+def batch_from_rollouts(path: Path, step: int) -> Batch:
+    """The episodes of one training step of a termrl run (``OUT/rollouts.jsonl``): real multi-turn
+    sequences (prompt, then the model's turns interleaved with tool observations), advantages from
+    their rewards; groups that lost an episode to an error are left out (TRL needs full groups)."""
+    import json
+
+    from termrl.train.grpo import group_advantages
+    from termrl.train.trainer import sample_from_row
+
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    groups: dict[str, list[dict]] = {}
+    for row in rows:
+        if row.get("step") == step:
+            groups.setdefault(row["task"], []).append(row)
+    if not groups:
+        raise SystemExit(f"{path}: no episodes of step {step} -- pick a step the run reached")
+    size = max(len(g) for g in groups.values())
+    tokens, masks, advantages = [], [], []
+    for group in groups.values():
+        samples = [sample_from_row(r) if r.get("error") is None else None for r in group]
+        if len(group) < size or any(s is None for s in samples):
+            continue
+        tokens += [s.tokens for s in samples]
+        masks += [s.mask for s in samples]
+        advantages.append(group_advantages(torch.tensor([float(r["reward"]) for r in group])))
+    if not tokens:
+        raise SystemExit(f"{path}: step {step} has no group whose {size} episodes all have model tokens")
+    return Batch(tokens, masks, torch.cat(advantages), size)
 
 
 # -- the two methods --------------------------------------------------------------------------
@@ -169,10 +213,7 @@ def termrl_update(model, tokenizer, batch: Batch, micro_batch_tokens: int | None
 
     samples = []
     model.eval()
-    for k, (prompt, completion, adv) in enumerate(zip(batch.prompt_ids, batch.completion_ids,
-                                                      batch.advantages.tolist())):
-        tokens = torch.cat([prompt, completion])
-        mask = torch.cat([torch.zeros(len(prompt)), torch.ones(len(completion))])
+    for k, (tokens, mask, adv) in enumerate(zip(batch.tokens, batch.masks, batch.advantages.tolist())):
         sample = Sample(tokens, mask, torch.zeros(len(tokens)), adv, group=f"group-{k // batch.group_size}")
         with torch.no_grad():  # the sampler's log-probs: the current model's (ratio 1)
             logp = trainer._logps(model, [sample], entropy=False)[0][0]
@@ -192,12 +233,23 @@ def trl_update(model, tokenizer, batch: Batch, checkpointing: bool):
 
     from datasets import Dataset
 
-    b = batch.prompt_ids.shape[0]
+    prompts, completions, completion_masks = batch.split()
+    b = len(prompts)
+    # TRL's layout: prompts left-padded, completions right-padded, each with its mask.
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+    prompt_ids = torch.full((b, max(len(p) for p in prompts)), pad, dtype=torch.long)
+    prompt_mask = torch.zeros_like(prompt_ids)
+    completion_ids = torch.full((b, max(len(c) for c in completions)), pad, dtype=torch.long)
+    completion_mask = torch.zeros_like(completion_ids)  # 1 = a real token (attended), 0 = padding
+    tool_mask = torch.zeros_like(completion_ids)  # TRL's multi-turn mask: 0 = tool output (no loss)
+    for i, (p, c, m) in enumerate(zip(prompts, completions, completion_masks)):
+        prompt_ids[i, prompt_ids.shape[1] - len(p):], prompt_mask[i, prompt_ids.shape[1] - len(p):] = p, 1
+        completion_ids[i, :len(c)], completion_mask[i, :len(c)], tool_mask[i, :len(c)] = c, 1, m.long()
     args = GRPOConfig(
         output_dir=tempfile.mkdtemp(prefix="trl-bench-"), report_to="none", save_strategy="no", use_cpu=True,
         bf16=False, fp16=False, gradient_checkpointing=checkpointing,
         per_device_train_batch_size=b, gradient_accumulation_steps=1, num_generations=batch.group_size,
-        max_completion_length=batch.completion_ids.shape[1], temperature=TEMPERATURE,
+        max_completion_length=completion_ids.shape[1], temperature=TEMPERATURE,
         loss_type="dapo", beta=0.0, epsilon=CLIP_LOW, epsilon_high=CLIP_HIGH, num_iterations=1,
         learning_rate=LR, adam_beta1=BETAS[0], adam_beta2=BETAS[1], weight_decay=WEIGHT_DECAY,
         max_grad_norm=MAX_GRAD_NORM, seed=0,
@@ -209,16 +261,17 @@ def trl_update(model, tokenizer, batch: Batch, checkpointing: bool):
         model.gradient_checkpointing_enable(gradient_checkpointing_kwargs=args.gradient_checkpointing_kwargs)
     trainer.current_gradient_accumulation_steps = 1  # set by the training loop per accumulation window
     optimizer = trainer.create_optimizer()
-    completion_mask = torch.ones_like(batch.completion_ids)
     inputs = {
-        "prompt_ids": batch.prompt_ids, "prompt_mask": torch.ones_like(batch.prompt_ids),
-        "completion_ids": batch.completion_ids, "completion_mask": completion_mask,
-        "advantages": batch.advantages, "num_items_in_batch": completion_mask.sum(),
+        "prompt_ids": prompt_ids, "prompt_mask": prompt_mask,
+        "completion_ids": completion_ids, "completion_mask": completion_mask,
+        "advantages": batch.advantages, "num_items_in_batch": (completion_mask * tool_mask).sum(),
     }
+    if not bool(tool_mask[completion_mask.bool()].all()):  # multi-turn: as TRL's tool-calling loop hands it
+        inputs["tool_mask"] = tool_mask
     with torch.no_grad():  # as _generate_and_score_completions computes old_per_token_logps
         inputs["old_per_token_logps"] = trainer._get_per_token_logps_and_entropies(
-            model, torch.cat([batch.prompt_ids, batch.completion_ids], 1),
-            torch.cat([inputs["prompt_mask"], completion_mask], 1), batch.completion_ids.shape[1])[0]
+            model, torch.cat([prompt_ids, completion_ids], 1), torch.cat([prompt_mask, completion_mask], 1),
+            completion_ids.shape[1])[0]
     model.train()
 
     def update() -> dict[str, float]:
@@ -288,6 +341,8 @@ def main() -> None:
     parser.add_argument("--group-size", type=int, default=4)
     parser.add_argument("--prompt-len", type=int, default=256)
     parser.add_argument("--completion-len", type=int, default=128)
+    parser.add_argument("--rollouts", help="a run's rollouts.jsonl: time real multi-turn episodes instead")
+    parser.add_argument("--step", type=int, default=1, help="with --rollouts: the training step whose episodes")
     parser.add_argument("--methods", default=",".join(METHODS), help=f"comma-separated, of {', '.join(METHODS)}")
     args = parser.parse_args()
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
@@ -301,12 +356,20 @@ def main() -> None:
 
     loc = resolve_model(None)
     tokenizer = AutoTokenizer.from_pretrained(str(loc.directory), gguf_file=loc.gguf_file, local_files_only=True)
-    batch = build_batch(tokenizer, args.groups, args.group_size, args.prompt_len, args.completion_len)
+    if args.rollouts:
+        batch = batch_from_rollouts(Path(args.rollouts), args.step)
+        lengths = [len(t) for t in batch.tokens]
+        model_tokens = int(sum(m[1:].sum() for m in batch.masks))
+        shape = (f"{len(lengths)} episodes ({len(lengths) // batch.group_size} groups x {batch.group_size}) of step "
+                 f"{args.step} of {args.rollouts}, {min(lengths)}-{max(lengths)} tokens each, {batch.n_tokens} "
+                 f"tokens, {model_tokens} of them model tokens")
+    else:
+        batch = build_batch(tokenizer, args.groups, args.group_size, args.prompt_len, args.completion_len)
+        shape = (f"{len(batch.tokens)} sequences ({args.groups} groups x {args.group_size}) of {args.prompt_len} "
+                 f"prompt + {args.completion_len} completion tokens = {batch.n_tokens} tokens")
     del tokenizer
-    b = batch.prompt_ids.shape[0]
-    print(f"batch: {b} sequences ({args.groups} groups x {args.group_size}) of {args.prompt_len} prompt + "
-          f"{args.completion_len} completion tokens = {batch.tokens} tokens; float32, CPU, "
-          f"{args.threads} torch threads; {args.n} timed updates after 1 warm-up", flush=True)
+    print(f"batch: {shape}; float32, CPU, {args.threads} torch threads; {args.n} timed updates after 1 warm-up",
+          flush=True)
 
     ctx = mp.get_context("spawn")
     workers, info = {}, {}
@@ -336,7 +399,7 @@ def main() -> None:
         times = [x["seconds"] for x in runs[m][1:]]
         med = statistics.median(times)
         rows[m] = {
-            "tok_s": batch.tokens / med, "median_s": med, "min_s": min(times), "max_s": max(times),
+            "tok_s": batch.n_tokens / med, "median_s": med, "min_s": min(times), "max_s": max(times),
             "before": info[m]["rss_before_kb"] / 1024, "peak": info[m]["hwm_kb"] / 1024,
             "delta": (info[m]["hwm_kb"] - info[m]["rss_before_kb"]) / 1024, "abs": info[m]["maxrss_kb"] / 1024,
             "grad_norm": runs[m][0]["grad_norm"], "loss": runs[m][0]["loss"], "optim": info[m]["optimizer"],
