@@ -97,24 +97,28 @@ class _NoPolicy:
         yield
 
 
-def _trainer(model, micro_batch_tokens: int, aggregation: str) -> Trainer:
+def _trainer(model, micro_batch_tokens: int, aggregation: str, old_logprobs: str = "rollout") -> Trainer:
     cfg = TrainConfig()
     cfg.grpo.micro_batch_tokens, cfg.grpo.aggregation, cfg.grpo.max_tokens_norm = micro_batch_tokens, aggregation, 16
+    cfg.grpo.old_logprobs = old_logprobs
     trainer = Trainer.__new__(Trainer)
     trainer.config, trainer.model, trainer.ref_model, trainer.policy = cfg, model, None, _NoPolicy()
     trainer.optimizer = torch.optim.SGD(model.parameters(), lr=0.0)  # the update's numbers, weights kept
     return trainer
 
 
-@pytest.mark.parametrize("aggregation", ["token_mean", "seq_mean", "constant"])
-def test_update_is_the_same_with_and_without_micro_batching(tiny, aggregation):
+@pytest.mark.parametrize("aggregation,old_logprobs", [("token_mean", "rollout"), ("seq_mean", "rollout"),
+                                                      ("constant", "rollout"), ("token_mean", "recompute")])
+def test_update_is_the_same_with_and_without_micro_batching(tiny, aggregation, old_logprobs):
     gen = torch.Generator().manual_seed(2)
     samples = []
     for g in range(2):
         for k, (tokens, mask) in enumerate(_group(gen)):
             samples.append(Sample(tokens, mask, torch.zeros(len(tokens)), advantage=float(k) - 1.0, group=f"g{g}"))
-    packed = _trainer(tiny, 10**6, aggregation).update(samples)
-    one_by_one = _trainer(tiny, 0, aggregation).update(samples)
-    for key in ("loss", "grad_norm", "entropy", "clip_fraction", "train_tokens"):
+    packed = _trainer(tiny, 10**6, aggregation, old_logprobs).update(samples)
+    one_by_one = _trainer(tiny, 0, aggregation, old_logprobs).update(samples)
+    for key in ("loss", "grad_norm", "entropy", "clip_fraction", "train_tokens", "logprob_ratio_rollout"):
         assert packed[key] == pytest.approx(one_by_one[key], rel=1e-4, abs=1e-6), key
     assert packed["grad_norm"] > 0
+    if old_logprobs == "recompute":  # the ratio's denominator is the current weights': nothing clipped
+        assert packed["clip_fraction"] == 0.0

@@ -73,8 +73,8 @@ class HFConfig:
     top_p: float = 1.0
     """Nucleus sampling mass; 1.0 = off."""
     private: bool = False
-    """Load a copy of the weights of this policy's own instead of the process-wide shared one (a
-    trainer changes its weights in place; other policies on the same path must not see that)."""
+    """Load this policy its own copy of the weights instead of sharing the process-wide one (a trainer
+    changes its weights in place; other policies on the same path must not see that)."""
 
     def __post_init__(self) -> None:
         if self.max_batch_size < 1:

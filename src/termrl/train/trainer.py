@@ -234,21 +234,22 @@ class Trainer:
         rollout_old = [s.rollout_logp[1:][s.mask[1:].bool()] for s in samples]
         order = list(range(len(samples)))
         batches = [b for b in (order[i::g.mini_batches] for i in range(g.mini_batches)) if b]
+        plan = [self._micro_batches(b, samples) for b in batches]
         recomputed: dict[int, torch.Tensor] = {}
         if g.old_logprobs == "recompute":
             self.model.eval()
             with torch.no_grad():  # the current weights' numbers, before any update
-                for mb in (mb for b in batches for mb in self._micro_batches(b, samples)):
+                for mb in (mb for micro in plan for mb in micro):
                     recomputed.update(zip(mb, (lp for lp, _ in self._logps(self.model, [samples[i] for i in mb],
                                                                            entropy=False))))
         total_tokens = model_tokens = 0
         clip_weighted = kl_weighted = entropy_sum = loss_sum = 0.0
         first_logp: dict[int, torch.Tensor] = {}
         self.model.train()
-        for n_batch, batch in enumerate(batches):
+        for n_batch, (batch, micro) in enumerate(zip(batches, plan)):
             n_model = float(sum(samples[i].mask[1:].sum() for i in batch))
             self.optimizer.zero_grad(set_to_none=True)
-            for mb in self._micro_batches(batch, samples):
+            for mb in micro:
                 group = [samples[i] for i in mb]
                 results = self._logps(self.model, group)
                 logp = pad_sequence([lp for lp, _ in results], batch_first=True)
