@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from typer.testing import CliRunner
 
 from termrl.cli import app
@@ -22,10 +24,11 @@ def test_data_is_blanked_code_is_kept():
     assert program_digest(a) != program_digest(a.replace("git branch", "git tag"))
 
 
-def test_log_report_seeds_need_different_programs():
-    hard = family_diversity("log-report", 3, seeds=30)
+@pytest.mark.parametrize("family", ["log-report", "git-recover", "py-bugfix"])
+def test_reworked_families_need_different_programs(family):
+    hard = family_diversity(family, 3, seeds=30)
     assert hard.distinct_programs >= 15, hard  # >= 50 per 100 seeds at the hardest level
-    easy = family_diversity("log-report", 1, seeds=30)
+    easy = family_diversity(family, 1, seeds=30)
     assert easy.distinct_programs > 1
 
 
