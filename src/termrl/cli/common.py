@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -12,9 +13,10 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from termrl.errors import TermrlError
+from termrl.errors import StorageError, TermrlError
 from termrl.images.build import ImageConfig
 from termrl.rollout.episode import EpisodeConfig, EpisodeLog, run_episode
+from termrl.rollout.shutdown import DEFAULT_GRACE_S, STOP, command_line
 from termrl.tasks import load_tasks
 from termrl.types import EpisodeResult
 
@@ -55,6 +57,10 @@ def progress_bars() -> Progress:
 
 ImageConfigOpt = typer.Option(None, "--image-config", help="YAML file with extra FROM aliases (aliases: {glob: image}).")
 JobsOpt = typer.Option(2, "--jobs", "-j", min=1, help="Episodes run at once.")
+GraceOpt = typer.Option(DEFAULT_GRACE_S, "--grace", min=0.0,
+                        help="Seconds a SIGTERM/SIGINT has to record in-flight episodes and remove sandboxes.")
+ResumeOpt = typer.Option(False, "--resume", help="Run only the episodes OUT/episodes.jsonl lacks (interrupted "
+                         "ones run again).")
 
 
 PolicyOpt = typer.Option("hf", "--policy", "-p", help="Model backend for --agent termrl: hf | openai | scripted")
@@ -93,27 +99,70 @@ def build_judge(name: str, policy_for_llm: Optional[str], base_url: Optional[str
 
 
 def run_all(paths: list[Path], make_agent, judge_obj, config: EpisodeConfig, repeats: int, jobs: int, out: Path,
-             label: str):
-    """Load tasks (bad ones reported, the rest go on), run every episode, append each row as it finishes."""
+            label: str, *, resume: bool = False, grace_s: float = DEFAULT_GRACE_S, resumable: bool = True):
+    """Load tasks (bad ones reported, the rest go on), run every episode, append each row as it finishes.
+
+    SIGTERM/SIGINT (or a fatal fault) stop it: no new episode starts, the ones in flight are recorded
+    as interrupted, the sandboxes are removed, and the command exits non-zero saying how to resume
+    (``resume``: run only the episodes ``out/episodes.jsonl`` does not hold finished).
+    """
     report = load_tasks(paths)
     for error in report.errors:
         err.print(f"[yellow]skipped task:[/] {error}")
     if not report.tasks:
         fail("no loadable task among the paths given")
     config.judge = judge_obj
-    provider = docker_provider()
     log = EpisodeLog(out / "episodes.jsonl")
+    done = finished_counts(log.path) if resume else {}
+    work = [t for t in report.tasks for _ in range(max(0, repeats - done.get(t.name, 0)))]
+    if resume:
+        err.print(f"resuming: {sum(min(repeats, done.get(t.name, 0)) for t in report.tasks)} episode(s) already "
+                  f"in {log.path}, {len(work)} to run")
     results: list[EpisodeResult] = []
-    work = [t for t in report.tasks for _ in range(repeats)]
-    with progress_bars() as progress, ThreadPoolExecutor(jobs) as pool:
-        bar = progress.add_task(f"{label} episodes", total=len(work))
-        futures = [pool.submit(run_episode, t, make_agent(), provider, config) for t in work]
-        for future in as_completed(futures):
-            result = future.result()
-            log.append(result.to_json())
-            results.append(result)
-            progress.advance(bar)
+
+    def one(task) -> EpisodeResult | None:
+        if STOP.requested:
+            return None  # a stopped run draws no new episode
+        return run_episode(task, make_agent(), provider, config)
+
+    with STOP.installed(grace_s):
+        provider = docker_provider()
+        with progress_bars() as progress, ThreadPoolExecutor(jobs) as pool:
+            bar = progress.add_task(f"{label} episodes", total=len(work))
+            futures = [pool.submit(one, t) for t in work]
+            for future in as_completed(futures):
+                result = future.result()
+                if result is None:
+                    continue
+                try:
+                    log.append(result.to_json())
+                except StorageError as exc:
+                    STOP.request(str(exc), fatal=True)
+                    continue
+                results.append(result)
+                progress.advance(bar)
+        if hasattr(provider, "close"):
+            provider.close()
+        if STOP.requested:
+            print(STOP.resume_line(command_line("--resume") if resumable else f"{command_line()} (it runs all again)"),
+                  file=sys.stderr, flush=True)
+            raise typer.Exit(STOP.exit_code)
     return report, results
+
+
+def finished_counts(path: Path) -> dict[str, int]:
+    """Episodes per task that ``path`` (an episodes.jsonl) holds finished: interrupted ones run again."""
+    counts: dict[str, int] = {}
+    if not path.is_file():
+        return counts
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(row, dict) and "task" in row and (row.get("error") or {}).get("boundary") != "interrupted":
+            counts[row["task"]] = counts.get(row["task"], 0) + 1
+    return counts
 
 
 def parse_overrides(sets: Optional[list[str]]) -> dict:

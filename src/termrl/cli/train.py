@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -9,6 +10,7 @@ import typer
 
 from termrl.cli.app import app
 from termrl.cli.common import console, fail, parse_overrides, progress_bars, setup_logging
+from termrl.rollout.shutdown import STOP, command_line
 
 
 @app.command()
@@ -27,6 +29,15 @@ def train(
         cfg = load_config(config, parse_overrides(sets))
     except ValueError as exc:
         fail(str(exc))
+    with STOP.installed(cfg.grace_s):
+        _train(Trainer, cfg)
+        if STOP.requested:  # one line: what stopped the run and how to go on
+            print(STOP.resume_line(command_line()), file=sys.stderr, flush=True)
+            raise typer.Exit(STOP.exit_code)
+    console.print(f"metrics: {Path(cfg.out_dir) / 'metrics.jsonl'}; tensorboard --logdir {Path(cfg.out_dir) / 'tensorboard'}")
+
+
+def _train(Trainer, cfg) -> None:
     trainer = Trainer(cfg)
     if trainer.step:
         console.print(f"resuming at step {trainer.step}")
@@ -44,4 +55,3 @@ def train(
             trainer.train(progress=report)
         finally:
             trainer.close()
-    console.print(f"metrics: {Path(cfg.out_dir) / 'metrics.jsonl'}; tensorboard --logdir {Path(cfg.out_dir) / 'tensorboard'}")

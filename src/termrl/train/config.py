@@ -106,6 +106,11 @@ class TrainConfig:
     warm_pool: int = 2
     time_budget_min: float = 0.0
     """Stop after this many minutes of training (0 = no limit); the run can be resumed later."""
+    grace_s: float = 30.0
+    """On SIGTERM/SIGINT (or a fatal fault): seconds to record in-flight episodes as interrupted, checkpoint
+    and remove the sandboxes; past it the process exits anyway (the next run reaps what is left)."""
+    engine_retry_s: float = 120.0
+    """How long to pause and retry when the Docker engine stops answering, before stopping the run."""
     model: ModelConfig = field(default_factory=ModelConfig)
     tasks: TasksConfig = field(default_factory=TasksConfig)
     agent: AgentSettings = field(default_factory=AgentSettings)
@@ -115,6 +120,9 @@ class TrainConfig:
     def __post_init__(self) -> None:
         if self.steps < 1:
             raise ValueError(f"steps must be >= 1, got {self.steps}")
+        if self.grace_s < 0 or self.engine_retry_s < 0:
+            raise ValueError(f"grace_s and engine_retry_s must be >= 0 seconds, got {self.grace_s}, "
+                             f"{self.engine_retry_s}")
         if self.grpo.group_size < 2:
             raise ValueError(f"grpo.group_size must be >= 2 (advantages are group-relative), got {self.grpo.group_size}")
 
