@@ -89,7 +89,7 @@ class Faults:
             if t >= next_kill:
                 next_kill = t + self.kill_every * random.uniform(0.5, 1.5)
                 try:
-                    running = client.containers.list(filters={"label": LABEL, "status": "running"})
+                    running = client.containers.list(ignore_removed=True, filters={"label": LABEL, "status": "running"})
                     if running:
                         victim = random.choice(running)
                         self.kills.append((time.time(), victim.labels.get("termrl.task", "")))
@@ -183,7 +183,7 @@ def main() -> None:
         provider.close()
         elapsed = time.monotonic() - start
         rows = {r["key"]: r for r in store.rows()}
-        leaked = client.containers.list(all=True, filters={"label": LABEL})
+        leaked = client.containers.list(all=True, ignore_removed=True, filters={"label": LABEL})
         errors = Counter(r["error"]["boundary"] for r in rows.values() if r.get("error"))
         completed = sum(1 for r in rows.values() if not r.get("error"))
         wrong = [r for r in rows.values() if not explained(r, faults)]

@@ -25,7 +25,7 @@ TERMRL = [str(Path(sys.executable).with_name("termrl"))]
 
 
 def _owned(docker_client, pid: int) -> list:
-    return docker_client.containers.list(all=True, filters={"label": [LABEL, f"termrl.owner_pid={pid}"]})
+    return docker_client.containers.list(all=True, ignore_removed=True, filters={"label": [LABEL, f"termrl.owner_pid={pid}"]})
 
 
 def _wait(predicate, timeout: float, what: str) -> None:
@@ -79,7 +79,7 @@ def test_run_stopped_by_a_signal_records_interrupted_episodes_and_resumes(tmp_pa
 
 def _train_args(out: Path, *extra: str) -> list[str]:
     sets = {"out_dir": str(out), "eval_every": 0, "tasks.family": "easy-files", "tasks.train_seeds": "[0,2]",
-            "grpo.group_size": 2, "grpo.tasks_per_step": 2, "agent.max_turns": 2, "agent.max_tokens_per_turn": 48,
+            "grpo.group_size": 2, "grpo.tasks_per_step": 2, "agent.max_turns": 1, "agent.max_tokens_per_turn": 32,
             "max_concurrency": 4, "warm_pool": 1, "grace_s": 60}
     args = [*TERMRL, "train", "--config", "configs/cpu-smollm2.yaml", "-v"]
     for key, value in sets.items():
@@ -111,16 +111,22 @@ def _start(args: list[str]) -> tuple[subprocess.Popen, _Lines]:
     return proc, _Lines(proc)
 
 
-def test_train_sigterm_checkpoints_the_update_and_resumes(tmp_path, docker_client):
+@pytest.mark.timeout(2400)
+def test_train_survives_sigterm_and_sigkill_and_resumes_at_the_same_step(tmp_path, docker_client):
+    """One run, four processes: SIGTERM mid-rollout, SIGKILL between steps, SIGKILL mid-update, then it finishes."""
     out = tmp_path / "run"
-    # checkpoint_every=100: only the stop itself can save step 1's update.
-    proc, err = _start(_train_args(out, "steps=2", "checkpoint_every=100"))
+    args = _train_args(out, "steps=4", "checkpoint_every=2")
+    latest = out / "checkpoints" / "latest"
+    store = out / "rollouts.jsonl"
+    killed = []
+
+    # 1. SIGTERM during step 1's rollout: step 0's update is not checkpointed yet (every 2), so the stop saves it.
+    proc, err = _start(args)
     try:
-        _wait(lambda: err.has("step 1: updating") or proc.poll() is not None, 600, "step 1's rollout")
-        _wait(lambda: (out / "metrics.jsonl").exists() or proc.poll() is not None, 120, "step 0's metrics")
+        _wait(lambda: (out / "metrics.jsonl").exists() or proc.poll() is not None, 900, "step 0's update")
         assert proc.poll() is None, "\n".join(err.lines[-20:])
-        proc.send_signal(signal.SIGTERM)  # during step 1's rollout (or its start)
-        proc.wait(90)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(120)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -128,59 +134,62 @@ def test_train_sigterm_checkpoints_the_update_and_resumes(tmp_path, docker_clien
     assert proc.returncode == 143, "\n".join(err.lines[-20:])
     assert err.lines[-1].startswith("termrl: stopped (SIGTERM received); ") and "resume with: termrl train" in \
         err.lines[-1], err.lines[-1]
-    assert (out / "checkpoints" / "latest").read_text() == "step-000001"  # the stop saved the update
+    assert latest.read_text() == "step-000001"
     assert _owned(docker_client, proc.pid) == []
 
-    resumed = subprocess.run(_train_args(out, "steps=2", "checkpoint_every=100"), capture_output=True, text=True,
-                             timeout=900, cwd=Path(__file__).resolve().parents[1])
-    assert resumed.returncode == 0, resumed.stderr[-3000:]
-    assert "resuming at step 1" in resumed.stdout
-    metrics = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
-    assert [m["step"] for m in metrics] == [1, 2]
-    assert metrics[-1]["train/episodes"] == 4
-    rows = _rows(out / "rollouts.jsonl")
-    finished = [r["key"] for r in rows if (r.get("error") or {}).get("boundary") != "interrupted"]
-    assert len(finished) == len(set(finished)) == 8  # two steps x 4 episodes, none run twice
-
-
-def test_train_sigkill_during_an_update_and_between_steps_resumes_at_the_same_step(tmp_path, docker_client):
-    out = tmp_path / "run"
-    args = _train_args(out, "steps=3", "checkpoint_every=1")
+    # 2. Resumed at step 1; SIGKILL between steps, once step 2's checkpoint is written.
     proc, err = _start(args)
-    try:  # killed during step 1's update: step 1's checkpoint was never written
-        _wait(lambda: err.has("step 1: updating") or proc.poll() is not None, 600, "step 1's update")
-        proc.kill()
-        proc.wait(30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    killed = [proc.pid]
-    assert (out / "checkpoints" / "latest").read_text() == "step-000001", "\n".join(err.lines[-20:])
-    step1 = [r["key"] for r in _rows(out / "rollouts.jsonl") if r["step"] == 1]
-    assert len(step1) == 4
-
-    proc, err = _start(args)  # resumes at step 1 on the stored rollout; killed between steps 2 and 3
     try:
-        _wait(lambda: err.has("step 2: updating") or proc.poll() is not None, 600, "step 2's update")
-        _wait(lambda: (out / "checkpoints" / "step-000002").is_dir() or proc.poll() is not None, 300,
-              "step 2's checkpoint")
-        time.sleep(0.5)
+        _wait(lambda: latest.read_text() == "step-000002" or proc.poll() is not None, 900, "step 2's checkpoint")
         proc.kill()
         proc.wait(30)
     finally:
         if proc.poll() is None:
             proc.kill()
     killed.append(proc.pid)
-    assert (out / "checkpoints" / "latest").read_text() == "step-000002"
-    assert [r["key"] for r in _rows(out / "rollouts.jsonl") if r["step"] == 1] == step1  # reused, not rerun
+    assert err.has("resuming at step 1") or latest.read_text() == "step-000002"
+    rows_before = [r["key"] for r in _rows(store)]
 
+    # 3. Resumed at step 2 (its stored rollouts reused); SIGKILL during step 3's update: no checkpoint of it.
+    proc, err = _start(args)
+    try:
+        _wait(lambda: err.has("step 3: updating") or proc.poll() is not None, 900, "step 3's update")
+        proc.kill()
+        proc.wait(30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    killed.append(proc.pid)
+    assert latest.read_text() == "step-000002", "\n".join(err.lines[-20:])
+    step3 = [r["key"] for r in _rows(store) if r["step"] == 3]
+    assert len(step3) == 4
+
+    # 4. Resumed at step 2 again: the same next step, on the rollouts already stored; then it finishes.
     resumed = subprocess.run(args, capture_output=True, text=True, timeout=900,
-                             cwd=Path(__file__).resolve().parents[1])  # the SIGKILLed runs' containers: reaped
+                             cwd=Path(__file__).resolve().parents[1])
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     assert "resuming at step 2" in resumed.stdout
-    steps = [json.loads(line)["step"] for line in (out / "metrics.jsonl").read_text().splitlines()]
-    assert steps[-1] == 3 and steps.count(3) == 1
-    finished = [r["key"] for r in _rows(out / "rollouts.jsonl")]
-    assert len(finished) == len(set(finished)) == 12  # three steps x 4 episodes, each run once
+    rows = _rows(store)
+    assert [r["key"] for r in rows if r["step"] == 3] == step3  # reused, not run again
+    assert [r["key"] for r in rows][:len(rows_before)] == rows_before
+    finished = [r["key"] for r in rows if (r.get("error") or {}).get("boundary") != "interrupted"]
+    assert len(finished) == len(set(finished)) == 16  # four steps x 4 episodes, each counted once
+    metrics = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    assert metrics[-1]["step"] == 4 and metrics[-1]["train/episodes"] == 4
+    assert latest.read_text() == "step-000004"
     for pid in killed:
         assert _owned(docker_client, pid) == []  # what the SIGKILLed runs left was reaped by the next one
+
+
+def test_past_the_grace_period_the_process_exits_anyway(tmp_path):
+    """A stop that hangs (here: a main thread that never returns) ends at the grace period, with status 143."""
+    script = ("import os, signal, time\n"
+              "from termrl.rollout.shutdown import STOP\n"
+              "with STOP.installed(grace_s=1.0):\n"
+              "    os.kill(os.getpid(), signal.SIGTERM)\n"
+              "    time.sleep(60)\n")
+    started = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 143, proc.stderr
+    assert time.monotonic() - started < 30
+    assert "the 1 s grace period is over; exiting now" in proc.stderr

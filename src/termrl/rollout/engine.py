@@ -88,7 +88,7 @@ class RolloutEngine:
     async def run_async(self, tasks: list[Task], group_size: int, step: int = 0) -> Rollout:
         done = self.store.finished()
         sem = asyncio.Semaphore(self.max_concurrency)
-        if hasattr(self.provider, "warm"):  # start containers while the first episodes generate
+        if hasattr(self.provider, "warm") and not STOP.requested:  # start containers while the first episodes generate
             for task in tasks:
                 try:
                     image = await asyncio.to_thread(self.provider.image_for, task, self.config.image_config)

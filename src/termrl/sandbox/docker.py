@@ -487,7 +487,7 @@ class DockerProvider:
             lost, self._lost = self._lost, set()
         for token in lost:
             try:
-                for c in self.client.containers.list(all=True, filters={"label": f"{SANDBOX_LABEL}={token}"}):
+                for c in self.client.containers.list(all=True, ignore_removed=True, filters={"label": f"{SANDBOX_LABEL}={token}"}):
                     c.remove(force=True, v=True)
             except docker.errors.NotFound:
                 pass
@@ -568,7 +568,7 @@ def clean_orphans(client: docker.DockerClient, *, everything: bool = False) -> l
     import os
 
     removed = []
-    for container in client.containers.list(all=True, filters={"label": LABEL}):
+    for container in client.containers.list(all=True, ignore_removed=True, filters={"label": LABEL}):
         state = owner_state(container.labels)
         owner = container.labels.get(f"{LABEL}.owner_pid", "")
         if state == "unknown" and f"{LABEL}.owner_start" not in container.labels and owner.isdigit():

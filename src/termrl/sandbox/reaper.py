@@ -91,7 +91,7 @@ def reap_orphans(client, *, dry_run: bool = False) -> list[str]:
     import docker.errors
 
     removed = []
-    for container in client.containers.list(all=True, filters={"label": LABEL}):
+    for container in client.containers.list(all=True, ignore_removed=True, filters={"label": LABEL}):
         if owner_state(container.labels) != "gone":
             continue
         if not dry_run:
@@ -115,7 +115,7 @@ def remove_own(client, pid: int | None = None) -> list[str]:
     me = owner_labels(pid)
     removed = []
     filters = {"label": [LABEL, f"{OWNER_PID}={me[OWNER_PID]}", f"{OWNER_START}={me[OWNER_START]}"]}
-    for container in client.containers.list(all=True, filters=filters):
+    for container in client.containers.list(all=True, ignore_removed=True, filters=filters):
         if container.labels.get(OWNER_BOOT) != me[OWNER_BOOT]:
             continue
         try:

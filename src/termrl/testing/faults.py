@@ -131,7 +131,7 @@ class PrivateEngine:
         """Stop the daemon and remove its containers' and images' files."""
         if self.answers():
             client = self.client()
-            for c in client.containers.list(all=True):
+            for c in client.containers.list(all=True, ignore_removed=True):
                 c.remove(force=True, v=True)
             client.close()
         self.stop()
