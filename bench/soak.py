@@ -13,9 +13,10 @@ Rounds of ``tasks x group`` episodes run back to back until the time is up. At t
 * episodes completed (a row without error), and with an error, by boundary;
 * episodes lost: scheduled but without a row (goal 0);
 * leaked containers: termrl containers left in the engine (goal 0);
-* wrong boundaries: error rows no injected fault explains (a ``sandbox`` error with no kill of that
-  task's container nor engine outage during the episode, a ``policy`` error outside the endpoint
-  outage, any other boundary) (goal 0).
+* wrong boundaries: rows no injected fault explains: an unresolved episode without an error (both
+  agents solve every task, so a fault must have been recorded as the policy's failure), a ``sandbox``
+  error with no kill of that task's container nor engine outage during the episode, a ``policy`` error
+  outside the endpoint outage, any other boundary (goal 0).
 
 Run: .venv/bin/python bench/soak.py --minutes 5 [--concurrency 4 --tasks 6 --group 2]
 """
@@ -101,9 +102,10 @@ class Faults:
 
 
 def explained(row: dict, faults: Faults, slack: float = 2.0) -> bool:
+    """Whether the row's outcome is right: resolved, or failed at the boundary of a fault that hit it."""
     error = row.get("error")
     if not error:
-        return True
+        return bool(row["resolved"])  # every task here is solved by both agents: a failure needs a fault
     end = row["t_end"]
     begin = end - row["duration_s"] - slack
     overlaps = lambda windows: any(a <= end and b >= begin for a, b in windows)  # noqa: E731
@@ -127,8 +129,8 @@ def main() -> None:
 
     work = Path(tempfile.mkdtemp(prefix="termrl-soak-"))
     tasks = [load_task(generate_easy(i, 1 + i % 3, work / "tasks")) for i in range(args.tasks)]
-    solutions = {t.instruction.strip(): (t.solution_script or "").replace("#!/bin/bash\n", "").strip()
-                 for t in tasks}
+    solutions = {t.instruction.strip(): (t.path / "solution" / "solve.sh").read_text().replace("#!/bin/bash\n", "")
+                 .strip() for t in tasks}
 
     def reply(messages: list[dict]) -> str:
         if any(m.get("role") == "assistant" for m in messages):

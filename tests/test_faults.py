@@ -94,14 +94,20 @@ def test_reaper_removes_only_containers_whose_owner_provably_ended(docker_client
 
 # -- a container killed mid-episode ----------------------------------------------------------------
 
-def test_container_killed_mid_episode_is_a_masked_infrastructure_error(tmp_path, task_factory, docker_client):
-    task = load_task(task_factory(solve=SLOW.format(s=8)))
+SLOW_TESTS = ("#!/bin/bash\nsleep 10\nmkdir -p /logs/verifier\npython3 -m pytest --junitxml=/logs/verifier/junit.xml "
+              "/tests/test_outputs.py && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt\n")
+
+
+@pytest.mark.parametrize("phase", ["agent", "verifier"])
+def test_container_killed_mid_episode_is_a_masked_infrastructure_error(tmp_path, task_factory, docker_client, phase):
+    slow = {"solve": SLOW.format(s=8)} if phase == "agent" else {"test_sh": SLOW_TESTS}
+    task = load_task(task_factory(**slow))
     store = TrajectoryStore(tmp_path / "rollouts.jsonl")
     engine = RolloutEngine(DockerProvider(), OracleAgent, store=store, max_concurrency=2)
 
     def kill_one() -> None:
         victim = _wait_running(docker_client, task.name, 2)[0]
-        time.sleep(1.0)  # the oracle's command is running in it
+        time.sleep(4.0 if phase == "verifier" else 1.0)  # the oracle's command, or the tests, run in it
         subprocess.run(["docker", "kill", victim.id], check=True, capture_output=True)
 
     killer = threading.Thread(target=kill_one)

@@ -28,13 +28,14 @@ def _owned(docker_client, pid: int) -> list:
     return docker_client.containers.list(all=True, ignore_removed=True, filters={"label": [LABEL, f"termrl.owner_pid={pid}"]})
 
 
-def _wait(predicate, timeout: float, what: str) -> None:
+def _wait(predicate, timeout: float, what: str, lines: list[str] | None = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if predicate():
             return
         time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
+    tail = "\n".join((lines or [])[-15:])
+    raise AssertionError(f"timed out waiting for {what}; the process's stderr ends with:\n{tail}")
 
 
 def _rows(path: Path) -> list[dict]:
@@ -111,7 +112,7 @@ def _start(args: list[str]) -> tuple[subprocess.Popen, _Lines]:
     return proc, _Lines(proc)
 
 
-@pytest.mark.timeout(2400)
+@pytest.mark.timeout(3600)
 def test_train_survives_sigterm_and_sigkill_and_resumes_at_the_same_step(tmp_path, docker_client):
     """One run, four processes: SIGTERM mid-rollout, SIGKILL between steps, SIGKILL mid-update, then it finishes."""
     out = tmp_path / "run"
@@ -123,7 +124,7 @@ def test_train_survives_sigterm_and_sigkill_and_resumes_at_the_same_step(tmp_pat
     # 1. SIGTERM during step 1's rollout: step 0's update is not checkpointed yet (every 2), so the stop saves it.
     proc, err = _start(args)
     try:
-        _wait(lambda: (out / "metrics.jsonl").exists() or proc.poll() is not None, 900, "step 0's update")
+        _wait(lambda: (out / "metrics.jsonl").exists() or proc.poll() is not None, 1500, "step 0's update", err.lines)
         assert proc.poll() is None, "\n".join(err.lines[-20:])
         proc.send_signal(signal.SIGTERM)
         proc.wait(120)
@@ -140,7 +141,7 @@ def test_train_survives_sigterm_and_sigkill_and_resumes_at_the_same_step(tmp_pat
     # 2. Resumed at step 1; SIGKILL between steps, once step 2's checkpoint is written.
     proc, err = _start(args)
     try:
-        _wait(lambda: latest.read_text() == "step-000002" or proc.poll() is not None, 900, "step 2's checkpoint")
+        _wait(lambda: latest.read_text() == "step-000002" or proc.poll() is not None, 1500, "step 2's checkpoint", err.lines)
         proc.kill()
         proc.wait(30)
     finally:
@@ -153,7 +154,7 @@ def test_train_survives_sigterm_and_sigkill_and_resumes_at_the_same_step(tmp_pat
     # 3. Resumed at step 2 (its stored rollouts reused); SIGKILL during step 3's update: no checkpoint of it.
     proc, err = _start(args)
     try:
-        _wait(lambda: err.has("step 3: updating") or proc.poll() is not None, 900, "step 3's update")
+        _wait(lambda: err.has("step 3: updating") or proc.poll() is not None, 1500, "step 3's update", err.lines)
         proc.kill()
         proc.wait(30)
     finally:

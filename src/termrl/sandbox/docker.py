@@ -317,6 +317,9 @@ class DockerSandbox:
             io_.close()
         info = self.api.exec_inspect(exec_id)
         code = -1 if info.get("Running") else int(info.get("ExitCode") or 0)
+        if code in (-1, 126, 137) and not self._running():
+            # Killed with its container (docker kill, an engine restart), not by what it ran: no verdict.
+            raise SandboxError(f"container {self.container.id[:12]} stopped while running {argv[:3]} (exit {code})")
         reply = StreamReply(code, bytes(chunks), dropped, cap)
         return ExecResult(exit_code=code, output=reply.text(), timed_out=code in (124, 137) and
                           time.monotonic() - start >= timeout, output_truncated=dropped > 0,
@@ -411,6 +414,12 @@ class DockerSandbox:
             return int(out.strip().splitlines()[-1])
         except (ValueError, IndexError):
             return 0
+
+    def _running(self) -> bool:
+        try:
+            return bool(self.api.inspect_container(self.container.id)["State"].get("Running"))
+        except docker.errors.NotFound:
+            return False
 
     def _check_open(self) -> None:
         if self._closed:
