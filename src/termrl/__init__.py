@@ -6,7 +6,8 @@ from termrl.errors import (AgentError, ImageError, JudgeError, PolicyError, Sand
 from termrl.images.build import ImageConfig, build_task_image
 from termrl.policies import get_policy
 from termrl.policies.base import Policy
-from termrl.rewards.judges import Judge, get_judge
+from termrl.rewards.base import Judge
+from termrl.rewards.judges import get_judge
 from termrl.rewards.scoring import RewardWeights
 from termrl.rollout.episode import EpisodeConfig, run_episode
 from termrl.sandbox.base import Sandbox, SandboxProvider, SandboxSpec

@@ -109,8 +109,8 @@ class TermAgent:
                                 finish_message, end_reason, tuple(dict(t) for t in self.state.todos), self.n_tokens)
         return AgentOutcome(terminated=end_reason in ("finished", "parse_errors"),
                             truncated=end_reason in ("max_turns", "max_tokens", "timeout"),
-                            info={"trajectory": trajectory, "token_mismatches": self.tokens.mismatches,
-                                  "error": error})
+                            trajectory=trajectory, error=error, end_reason=end_reason,
+                            token_mismatches=self.tokens.mismatches)
 
     def step(self) -> None:
         cfg = self.config

@@ -8,10 +8,8 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from termrl.rewards.base import CRITERIA, CriterionWeights
 from termrl.types import Action, Observation, Score, Trajectory
-
-
-from termrl.rewards.judges import CRITERIA, CriterionWeights
 
 
 # --- trajectory facts --------------------------------------------------------------------------
