@@ -32,9 +32,8 @@ from typing import Any
 import torch
 from torch.nn.utils.rnn import pad_sequence
 
-from termrl.agent.loop import AgentConfig, TermAgent
+from termrl.agent.loop import TermAgent
 from termrl.rewards.judges import get_judge
-from termrl.rewards.scoring import RewardWeights
 from termrl.rollout.engine import Rollout, RolloutEngine, TrajectoryStore
 from termrl.rollout.episode import EpisodeConfig
 from termrl.sandbox.docker import DockerProvider
@@ -158,12 +157,9 @@ class Trainer:
         self.optimizer = torch.optim.AdamW(params, lr=config.optim.lr, weight_decay=config.optim.weight_decay,
                                            betas=tuple(config.optim.betas), fused=True)
         self.provider = PooledProvider(DockerProvider(), size=config.warm_pool)
-        a = config.agent
-        judge = get_judge(a.judge) if a.judge != "none" else None
-        self.episode_config = EpisodeConfig(judge=judge, weights=RewardWeights(a.test_weight, a.judge_weight))
-        agent_config = AgentConfig(action_format=a.action_format, max_turns=a.max_turns,
-                                   max_total_tokens=a.max_total_tokens, max_tokens_per_turn=a.max_tokens_per_turn,
-                                   temperature=a.temperature)
+        judge = get_judge(config.judge) if config.judge != "none" else None
+        self.episode_config = EpisodeConfig(judge=judge, weights=config.weights)
+        agent_config = config.agent
         make_agent = lambda: TermAgent(self.policy, agent_config)  # noqa: E731
         self.engine = RolloutEngine(self.provider, make_agent, store=TrajectoryStore(self.out / "rollouts.jsonl"),
                                     episode_config=self.episode_config, max_concurrency=config.max_concurrency)
