@@ -116,10 +116,10 @@ def test_container_killed_mid_episode_is_a_masked_infrastructure_error(tmp_path,
     killer.join()
     rows = rollout.groups[task.name]
     assert len(rows) == 2 and len(store.rows()) == 2
-    failed = [r for r in rows if r["error"]]
-    assert len(failed) == 1 and failed[0]["error"]["boundary"] == "sandbox", failed
-    assert failed[0]["error"]["boundary"] in INFRASTRUCTURE_BOUNDARIES and failed[0]["reward"] == 0.0
-    assert [r["resolved"] for r in rows if not r["error"]] == [True]  # the other episode went on
+    failed = [r for r in rows if r.error]
+    assert len(failed) == 1 and failed[0].error.boundary == "sandbox", [r.error for r in rows]
+    assert failed[0].error.boundary in INFRASTRUCTURE_BOUNDARIES and failed[0].reward == 0.0
+    assert [r.resolved for r in rows if not r.error] == [True]  # the other episode went on
     assert _mine(docker_client, task.name) == []
 
 
@@ -156,9 +156,9 @@ def test_engine_restart_mid_run_pauses_and_the_run_goes_on(tmp_path, task_factor
     provider.close()
     rows = rollout.groups[task.name]
     assert len(rows) == 4 and rollout.complete
-    assert all(r["resolved"] or r["error"]["boundary"] == "sandbox" for r in rows), [r["error"] for r in rows]
-    assert any(r["error"] for r in rows), "the restart hit no episode in flight"
-    assert any(r["resolved"] for r in rows), "no episode ran after the engine came back"
+    assert all(r.resolved or r.error.boundary == "sandbox" for r in rows), [r.error for r in rows]
+    assert any(r.error for r in rows), "the restart hit no episode in flight"
+    assert any(r.resolved for r in rows), "no episode ran after the engine came back"
     _keys_once(store)
     assert client.containers.list(all=True, ignore_removed=True, filters={"label": LABEL}) == []  # lost ones removed once it was back
     client.close()
@@ -228,8 +228,8 @@ def test_llm_judge_down_falls_back_to_tests_visibly(task_factory, docker_provide
                       AgentConfig(action_format="xml", max_turns=3))
     result = run_episode(task, agent, docker_provider, EpisodeConfig(judge=judge))
     assert result.error is None and result.resolved
-    assert result.extra["judge_score"] is None and "ConnectError" in result.extra["judge_error"]
-    assert result.reward == pytest.approx(result.extra["test_score"]) == pytest.approx(1.0)
+    assert result.judge_score is None and "ConnectError" in result.judge_error
+    assert result.reward == pytest.approx(result.test_score) == pytest.approx(1.0)
     _print_episodes([result])
     assert "the judge failed on 1 episode(s): their reward is the tests' score alone" in capsys.readouterr().out
 
@@ -254,7 +254,7 @@ def test_disk_full_stops_cleanly_without_a_cut_row_and_resumes(tmp_path, task_fa
         STOP.reset()
         again = RolloutEngine(provider, OracleAgent, store=store, max_concurrency=2).run([task], group_size=6)
         assert again.complete and len(again.groups[task.name]) == 6
-        assert all(r["resolved"] for r in again.groups[task.name])
+        assert all(r.resolved for r in again.groups[task.name])
         assert len(store.rows()) == 6  # the kept rows were reused, the rest ran once
         _keys_once(store)
     assert _mine(docker_client, task.name) == []

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Optional
 
@@ -13,11 +11,12 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from termrl.errors import StorageError, TermrlError
+from termrl.errors import TermrlError
 from termrl.images.build import ImageConfig
-from termrl.rollout.episode import EpisodeConfig, EpisodeLog, run_episode
+from termrl.rollout.engine import RolloutEngine, TrajectoryStore
+from termrl.rollout.episode import EpisodeConfig
 from termrl.rollout.shutdown import DEFAULT_GRACE_S, STOP, command_line
-from termrl.tasks import load_tasks
+from termrl.tasks import LoadReport, load_tasks
 from termrl.types import EpisodeResult
 
 console = Console()
@@ -43,9 +42,10 @@ def docker_provider():
         fail(str(exc))
 
 
-def episode_config(image_config: Optional[Path], verifier_network: bool) -> EpisodeConfig:
+def episode_config(image_config: Optional[Path], verifier_network: bool, judge=None) -> EpisodeConfig:
     try:
-        return EpisodeConfig(verifier_network=verifier_network, image_config=ImageConfig.load(image_config))
+        return EpisodeConfig(verifier_network=verifier_network, image_config=ImageConfig.load(image_config),
+                             judge=judge)
     except TermrlError as exc:
         fail(str(exc))
 
@@ -59,8 +59,8 @@ ImageConfigOpt = typer.Option(None, "--image-config", help="YAML file with extra
 JobsOpt = typer.Option(2, "--jobs", "-j", min=1, help="Episodes run at once.")
 GraceOpt = typer.Option(DEFAULT_GRACE_S, "--grace", min=0.0,
                         help="Seconds a SIGTERM/SIGINT has to record in-flight episodes and remove sandboxes.")
-ResumeOpt = typer.Option(False, "--resume", help="Run only the episodes OUT/episodes.jsonl lacks (interrupted "
-                         "ones run again).")
+ResumeOpt = typer.Option(False, "--resume", help="Complete the last run into OUT: only episodes without a "
+                         "finished row run (interrupted ones again).")
 
 
 PolicyOpt = typer.Option("hf", "--policy", "-p", help="Model backend for --agent termrl: hf | openai | scripted")
@@ -98,71 +98,41 @@ def build_judge(name: str, policy_for_llm: Optional[str], base_url: Optional[str
     return get_judge(name)
 
 
-def run_all(paths: list[Path], make_agent, judge_obj, config: EpisodeConfig, repeats: int, jobs: int, out: Path,
-            label: str, *, resume: bool = False, grace_s: float = DEFAULT_GRACE_S, resumable: bool = True):
-    """Load tasks (bad ones reported, the rest go on), run every episode, append each row as it finishes.
+def run_all(paths: list[Path], make_agent, config: EpisodeConfig, repeats: int, jobs: int, out: Path,
+            label: str, *, resume: bool = False,
+            grace_s: float = DEFAULT_GRACE_S) -> tuple[LoadReport, list[EpisodeResult]]:
+    """Load tasks (bad ones reported, the rest go on) and run ``repeats`` episodes of each through the
+    rollout engine, each row appended to OUT/episodes.jsonl as it finishes.
 
-    SIGTERM/SIGINT (or a fatal fault) stop it: no new episode starts, the ones in flight are recorded
-    as interrupted, the sandboxes are removed, and the command exits non-zero saying how to resume
-    (``resume``: run only the episodes ``out/episodes.jsonl`` does not hold finished).
+    A rerun into the same OUT appends new episodes (under the next step number); with ``resume`` it
+    completes the last step instead: only the episodes without a finished row run (interrupted ones again).
+    SIGTERM/SIGINT (or a fatal fault) stop it: no new episode starts, the ones in flight are recorded as
+    interrupted, the sandboxes are removed, and the command exits 143/130 (3 for a fault) with one line
+    saying how to resume.
     """
     report = load_tasks(paths)
     for error in report.errors:
         err.print(f"[yellow]skipped task:[/] {error}")
     if not report.tasks:
         fail("no loadable task among the paths given")
-    config.judge = judge_obj
-    log = EpisodeLog(out / "episodes.jsonl")
-    done = finished_counts(log.path) if resume else {}
-    work = [t for t in report.tasks for _ in range(max(0, repeats - done.get(t.name, 0)))]
+    tasks = list({t.name: t for t in report.tasks}.values())  # a task named twice runs its repeats once
+    store = TrajectoryStore(out / "episodes.jsonl")
+    step = max(0, store.next_step() - 1) if resume else store.next_step()
     if resume:
-        err.print(f"resuming: {sum(min(repeats, done.get(t.name, 0)) for t in report.tasks)} episode(s) already "
-                  f"in {log.path}, {len(work)} to run")
-    results: list[EpisodeResult] = []
-
-    def one(task) -> EpisodeResult | None:
-        if STOP.requested:
-            return None  # a stopped run draws no new episode
-        return run_episode(task, make_agent(), provider, config)
-
+        done = sum(1 for k in store.finished() if k.startswith(f"{step}:"))
+        err.print(f"resuming: {done} episode(s) already in {store.path}")
     with STOP.installed(grace_s):
         provider = docker_provider()
-        with progress_bars() as progress, ThreadPoolExecutor(jobs) as pool:
-            bar = progress.add_task(f"{label} episodes", total=len(work))
-            futures = [pool.submit(one, t) for t in work]
-            for future in as_completed(futures):
-                result = future.result()
-                if result is None:
-                    continue
-                try:
-                    log.append(result.to_json())
-                except StorageError as exc:
-                    STOP.request(str(exc), fatal=True)
-                    continue
-                results.append(result)
-                progress.advance(bar)
-        if hasattr(provider, "close"):
-            provider.close()
-        if STOP.requested:
-            print(STOP.resume_line(command_line("--resume") if resumable else f"{command_line()} (it runs all again)"),
-                  file=sys.stderr, flush=True)
+        with progress_bars() as progress:
+            bar = progress.add_task(f"{label} episodes", total=len(tasks) * repeats)
+            engine = RolloutEngine(provider, make_agent, store=store, episode_config=config,
+                                   max_concurrency=jobs, on_episode=lambda _: progress.advance(bar))
+            rollout = engine.run(tasks, repeats, step=step)
+        provider.close()
+        if STOP.requested:  # one line: what stopped the run and how to go on
+            print(STOP.resume_line(command_line("--resume")), file=sys.stderr, flush=True)
             raise typer.Exit(STOP.exit_code)
-    return report, results
-
-
-def finished_counts(path: Path) -> dict[str, int]:
-    """Episodes per task that ``path`` (an episodes.jsonl) holds finished: interrupted ones run again."""
-    counts: dict[str, int] = {}
-    if not path.is_file():
-        return counts
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(row, dict) and "task" in row and (row.get("error") or {}).get("boundary") != "interrupted":
-            counts[row["task"]] = counts.get(row["task"], 0) + 1
-    return counts
+    return report, [r for group in rollout.groups.values() for r in group]
 
 
 def parse_overrides(sets: Optional[list[str]]) -> dict:

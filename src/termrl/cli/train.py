@@ -10,6 +10,7 @@ import typer
 
 from termrl.cli.app import app
 from termrl.cli.common import console, fail, parse_overrides, progress_bars, setup_logging
+from termrl.errors import TermrlError
 from termrl.rollout.shutdown import STOP, command_line
 
 
@@ -38,7 +39,10 @@ def train(
 
 
 def _train(Trainer, cfg) -> None:
-    trainer = Trainer(cfg)
+    try:
+        trainer = Trainer(cfg)
+    except (TermrlError, ValueError, OSError) as exc:  # no tasks, no Docker engine, no model, unwritable out_dir
+        fail(f"cannot start training: {exc}")
     if trainer.step:
         console.print(f"resuming at step {trainer.step}")
     with progress_bars() as progress:
@@ -53,5 +57,8 @@ def _train(Trainer, cfg) -> None:
 
         try:
             trainer.train(progress=report)
+        except (TermrlError, ValueError, OSError) as exc:
+            fail(f"training stopped at step {trainer.step}: {exc} -- the finished steps are saved; "
+                 "rerun the same command to resume")
         finally:
             trainer.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import threading
@@ -11,13 +10,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from termrl.errors import Interrupted, StorageError, TermrlError
-from termrl.rollout.shutdown import STOP
 from termrl.images.build import ImageConfig
+from termrl.rewards.base import Judge
+from termrl.rewards.scoring import episode_reward
 from termrl.rewards.verifier import verify
+from termrl.rollout.shutdown import STOP
 from termrl.sandbox.base import SandboxProvider, SandboxSpec
-from termrl.rewards.scoring import RewardWeights, episode_reward
-from termrl.types import (AgentOutcome, EpisodeError, EpisodeResult, Task, Trajectory, VerifierResult,
-                          trajectory_to_json)
+from termrl.tasks.records import nop_passing_tests
+from termrl.types import AgentOutcome, EpisodeError, EpisodeResult, RewardWeights, Task, VerifierResult, episode_to_row
 
 
 @dataclass
@@ -29,8 +29,8 @@ class EpisodeConfig:
     image_config: ImageConfig = field(default_factory=ImageConfig)
     output_cap: int = 32_000
     """Bytes of each command's output kept (head and tail)."""
-    judge: object | None = None
-    """A Judge (termrl.rewards.judges) scoring how the agent worked; None = tests only.
+    judge: Judge | None = None
+    """A Judge (termrl.rewards.base) scoring how the agent worked; None = tests only.
     Reference agents (oracle, nop) leave no trajectory, so only their tests count."""
     weights: RewardWeights = field(default_factory=RewardWeights)
     """reward = test x weights.test + judge x weights.judge (renormalised when the judge fails)."""
@@ -66,12 +66,12 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
         STOP.track(sandbox)  # a stop request closes it at once: the episode ends as interrupted
         started_at = time.time()
         outcome = agent.run(task, sandbox)
-        error = outcome.info.get("error")  # the agent broke mid-way (policy, sandbox): no verdict
+        error = outcome.error  # the agent broke mid-way (policy, sandbox): no verdict
         if error is None:
             verifier = verify(task, sandbox, started_at=started_at, network=config.verifier_network)
     except TermrlError as exc:
         error = EpisodeError(exc.boundary, str(exc))
-        if exc.fatal:
+        if exc.fatal:  # the whole run cannot go on (engine gone, disk full): stop it, resumably
             own_fatal = True
             STOP.request(str(exc), fatal=True)
     except Exception:
@@ -82,42 +82,35 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
         if sandbox is not None:
             STOP.untrack(sandbox)
             sandbox.close()
-    if STOP.requested and not own_fatal and (error is not None or verifier is None):
+    stopped = STOP.requested and not own_fatal and (error is not None or verifier is None)
+    if stopped:
         # Whatever failed after the stop (the closed sandbox, a cancelled wait) failed because of it.
         error = EpisodeError(Interrupted.boundary, f"{STOP.reason}: the episode was stopped before it finished; "
                              "a resumed run runs it again")
         STOP.interrupted_episodes += 1
-    tests = verifier.tests if verifier else {}
-    result = EpisodeResult(
+    trajectory = outcome.trajectory
+    parts = episode_reward(verifier, error, trajectory=trajectory, instruction=task.instruction,
+                           judge=None if stopped else config.judge, weights=config.weights,
+                           nop_passing=nop_passing_tests(task) if trajectory is not None else None)
+    return EpisodeResult(
         task=task.name,
         agent=getattr(agent, "name", type(agent).__name__),
-        reward=verifier.reward if verifier and error is None else 0.0,
-        resolved=error is None and verifier is not None and verifier.reward >= 1.0 and all(tests.values()),
-        tests=tests,
+        tests=verifier.tests if verifier else {},
         terminated=outcome.terminated,
         truncated=outcome.truncated,
         error=error,
         duration_s=time.monotonic() - start,
+        parts=parts,
         verifier=verifier,
+        trajectory=trajectory,
+        policy=getattr(getattr(agent, "policy", None), "name", None),
+        end_reason=outcome.end_reason,
+        n_turns=len(trajectory.steps) if trajectory is not None else 0,
+        n_tokens=trajectory.n_tokens if trajectory is not None else 0,
+        token_mismatches=outcome.token_mismatches,
+        agent_exit_code=outcome.exit_code,
+        agent_output_tail=outcome.output_tail,
     )
-    trajectory: Trajectory | None = outcome.info.get("trajectory")
-    if trajectory is None or (error is not None and error.boundary == Interrupted.boundary):
-        return result  # (an interrupted episode is masked: no judge call while stopping)
-    from termrl.tasks.validate import nop_passing_tests  # (validate imports this module)
-
-    parts = episode_reward(result, trajectory=trajectory, instruction=task.instruction, judge=config.judge,
-                           weights=config.weights, nop_passing=nop_passing_tests(task))
-    extra = {
-        "policy": getattr(getattr(agent, "policy", None), "name", None),
-        "test_score": parts.test_score,
-        "judge_score": parts.judge_score,
-        "judge_error": parts.judge_error,
-        "n_turns": len(trajectory.steps),
-        "n_tokens": trajectory.n_tokens,
-        "end_reason": trajectory.end_reason,
-        "trajectory": trajectory_to_json(trajectory),
-    }
-    return dataclasses.replace(result, reward=parts.reward, extra=extra)
 
 
 def _end_cut_line(path: Path) -> None:
@@ -141,8 +134,9 @@ class EpisodeLog:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
 
-    def append(self, row: dict) -> None:
-        data = (json.dumps(row) + "\n").encode("utf-8")
+    def append(self, row: dict | EpisodeResult) -> None:
+        """Append one row (an :class:`EpisodeResult` is written as ``episode_to_row`` makes it)."""
+        data = (json.dumps(episode_to_row(row) if isinstance(row, EpisodeResult) else row) + "\n").encode("utf-8")
         with self._lock:
             try:
                 _end_cut_line(self.path)
