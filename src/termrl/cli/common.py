@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import sys
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Optional
 
@@ -14,8 +13,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from termrl.errors import TermrlError
 from termrl.images.build import ImageConfig
-from termrl.rollout.episode import EpisodeConfig, EpisodeLog, run_episode
-from termrl.tasks import load_tasks
+from termrl.rollout.engine import RolloutEngine, TrajectoryStore
+from termrl.rollout.episode import EpisodeConfig
+from termrl.rollout.shutdown import DEFAULT_GRACE_S, STOP, command_line
+from termrl.tasks import LoadReport, load_tasks
 from termrl.types import EpisodeResult
 
 console = Console()
@@ -41,9 +42,10 @@ def docker_provider():
         fail(str(exc))
 
 
-def episode_config(image_config: Optional[Path], verifier_network: bool) -> EpisodeConfig:
+def episode_config(image_config: Optional[Path], verifier_network: bool, judge=None) -> EpisodeConfig:
     try:
-        return EpisodeConfig(verifier_network=verifier_network, image_config=ImageConfig.load(image_config))
+        return EpisodeConfig(verifier_network=verifier_network, image_config=ImageConfig.load(image_config),
+                             judge=judge)
     except TermrlError as exc:
         fail(str(exc))
 
@@ -55,6 +57,10 @@ def progress_bars() -> Progress:
 
 ImageConfigOpt = typer.Option(None, "--image-config", help="YAML file with extra FROM aliases (aliases: {glob: image}).")
 JobsOpt = typer.Option(2, "--jobs", "-j", min=1, help="Episodes run at once.")
+GraceOpt = typer.Option(DEFAULT_GRACE_S, "--grace", min=0.0,
+                        help="Seconds a SIGTERM/SIGINT has to record in-flight episodes and remove sandboxes.")
+ResumeOpt = typer.Option(False, "--resume", help="Complete the last run into OUT: only episodes without a "
+                         "finished row run (interrupted ones again).")
 
 
 PolicyOpt = typer.Option("hf", "--policy", "-p", help="Model backend for --agent termrl: hf | openai | scripted")
@@ -92,28 +98,41 @@ def build_judge(name: str, policy_for_llm: Optional[str], base_url: Optional[str
     return get_judge(name)
 
 
-def run_all(paths: list[Path], make_agent, judge_obj, config: EpisodeConfig, repeats: int, jobs: int, out: Path,
-             label: str):
-    """Load tasks (bad ones reported, the rest go on), run every episode, append each row as it finishes."""
+def run_all(paths: list[Path], make_agent, config: EpisodeConfig, repeats: int, jobs: int, out: Path,
+            label: str, *, resume: bool = False,
+            grace_s: float = DEFAULT_GRACE_S) -> tuple[LoadReport, list[EpisodeResult]]:
+    """Load tasks (bad ones reported, the rest go on) and run ``repeats`` episodes of each through the
+    rollout engine, each row appended to OUT/episodes.jsonl as it finishes.
+
+    A rerun into the same OUT appends new episodes (under the next step number); with ``resume`` it
+    completes the last step instead: only the episodes without a finished row run (interrupted ones again).
+    SIGTERM/SIGINT (or a fatal fault) stop it: no new episode starts, the ones in flight are recorded as
+    interrupted, the sandboxes are removed, and the command exits 143/130 (3 for a fault) with one line
+    saying how to resume.
+    """
     report = load_tasks(paths)
     for error in report.errors:
         err.print(f"[yellow]skipped task:[/] {error}")
     if not report.tasks:
         fail("no loadable task among the paths given")
-    config.judge = judge_obj
-    provider = docker_provider()
-    log = EpisodeLog(out / "episodes.jsonl")
-    results: list[EpisodeResult] = []
-    work = [t for t in report.tasks for _ in range(repeats)]
-    with progress_bars() as progress, ThreadPoolExecutor(jobs) as pool:
-        bar = progress.add_task(f"{label} episodes", total=len(work))
-        futures = [pool.submit(run_episode, t, make_agent(), provider, config) for t in work]
-        for future in as_completed(futures):
-            result = future.result()
-            log.append(result.to_json())
-            results.append(result)
-            progress.advance(bar)
-    return report, results
+    tasks = list({t.name: t for t in report.tasks}.values())  # a task named twice runs its repeats once
+    store = TrajectoryStore(out / "episodes.jsonl")
+    step = max(0, store.next_step() - 1) if resume else store.next_step()
+    if resume:
+        done = sum(1 for k in store.finished() if k.startswith(f"{step}:"))
+        err.print(f"resuming: {done} episode(s) already in {store.path}")
+    with STOP.installed(grace_s):
+        provider = docker_provider()
+        with progress_bars() as progress:
+            bar = progress.add_task(f"{label} episodes", total=len(tasks) * repeats)
+            engine = RolloutEngine(provider, make_agent, store=store, episode_config=config,
+                                   max_concurrency=jobs, on_episode=lambda _: progress.advance(bar))
+            rollout = engine.run(tasks, repeats, step=step)
+        provider.close()
+        if STOP.requested:  # one line: what stopped the run and how to go on
+            print(STOP.resume_line(command_line("--resume")), file=sys.stderr, flush=True)
+            raise typer.Exit(STOP.exit_code)
+    return report, [r for group in rollout.groups.values() for r in group]
 
 
 def parse_overrides(sets: Optional[list[str]]) -> dict:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -9,6 +10,8 @@ import typer
 
 from termrl.cli.app import app
 from termrl.cli.common import console, fail, parse_overrides, progress_bars, setup_logging
+from termrl.errors import TermrlError
+from termrl.rollout.shutdown import STOP, command_line
 
 
 @app.command()
@@ -27,7 +30,19 @@ def train(
         cfg = load_config(config, parse_overrides(sets))
     except ValueError as exc:
         fail(str(exc))
-    trainer = Trainer(cfg)
+    with STOP.installed(cfg.grace_s):
+        _train(Trainer, cfg)
+        if STOP.requested:  # one line: what stopped the run and how to go on
+            print(STOP.resume_line(command_line()), file=sys.stderr, flush=True)
+            raise typer.Exit(STOP.exit_code)
+    console.print(f"metrics: {Path(cfg.out_dir) / 'metrics.jsonl'}; tensorboard --logdir {Path(cfg.out_dir) / 'tensorboard'}")
+
+
+def _train(Trainer, cfg) -> None:
+    try:
+        trainer = Trainer(cfg)
+    except (TermrlError, ValueError, OSError) as exc:  # no tasks, no Docker engine, no model, unwritable out_dir
+        fail(f"cannot start training: {exc}")
     if trainer.step:
         console.print(f"resuming at step {trainer.step}")
     with progress_bars() as progress:
@@ -42,6 +57,8 @@ def train(
 
         try:
             trainer.train(progress=report)
+        except (TermrlError, ValueError, OSError) as exc:
+            fail(f"training stopped at step {trainer.step}: {exc} -- the finished steps are saved; "
+                 "rerun the same command to resume")
         finally:
             trainer.close()
-    console.print(f"metrics: {Path(cfg.out_dir) / 'metrics.jsonl'}; tensorboard --logdir {Path(cfg.out_dir) / 'tensorboard'}")

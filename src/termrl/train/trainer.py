@@ -32,18 +32,19 @@ from typing import Any
 import torch
 from torch.nn.utils.rnn import pad_sequence
 
-from termrl.agent.loop import AgentConfig, TermAgent
+from termrl.agent.loop import TermAgent
 from termrl.rewards.judges import get_judge
-from termrl.rewards.scoring import RewardWeights
+from termrl.errors import StorageError
 from termrl.rollout.engine import Rollout, RolloutEngine, TrajectoryStore
 from termrl.rollout.episode import EpisodeConfig
+from termrl.rollout.shutdown import STOP
 from termrl.sandbox.docker import DockerProvider
 from termrl.sandbox.pool import PooledProvider
 from termrl.tasks import load_tasks
 from termrl.train.config import TrainConfig
 from termrl.train.forward import batch_logps, micro_batches, shared_prefix_len
 from termrl.train.grpo import group_advantages, informative_groups, policy_loss
-from termrl.types import Task
+from termrl.types import EpisodeResult, Task, episode_from_row
 
 log = logging.getLogger(__name__)
 
@@ -58,21 +59,33 @@ class Sample:
     """The rollout group (task): sequences of one group share their prompt and train together."""
 
 
-def sample_from_row(row: dict[str, Any]) -> Sample | None:
-    """The token sequence of one episode, or None if it has no model tokens."""
-    segments = (row.get("trajectory") or {}).get("segments") or []
+def sample_from_episode(result: EpisodeResult) -> Sample | None:
+    """The token sequence of one episode, or None if it has no model tokens.
+
+    Raises:
+        ValueError: a trainable segment without one sampled log-prob per token (the policy-gradient
+            ratio needs them; a silent 0.0 would make it wrong).
+    """
+    segments = result.trajectory.segments if result.trajectory is not None else ()
     tokens: list[int] = []
     mask: list[float] = []
     logp: list[float] = []
-    for seg in segments:
-        ids = seg["token_ids"]
-        tokens += ids
-        mask += [1.0 if seg["trainable"] else 0.0] * len(ids)
-        lp = seg.get("logprobs") or []
-        logp += list(lp) if seg["trainable"] and len(lp) == len(ids) else [0.0] * len(ids)
+    for n, seg in enumerate(segments):
+        tokens += seg.token_ids
+        mask += [1.0 if seg.trainable else 0.0] * len(seg.token_ids)
+        if seg.trainable and len(seg.logprobs) != len(seg.token_ids):
+            raise ValueError(f"episode of {result.task!r}: trainable segment {n} has {len(seg.token_ids)} tokens but "
+                             f"{len(seg.logprobs)} log-probs -- fix: sample with a policy that returns log-probs "
+                             "(hf, or openai with logprobs on)")
+        logp += list(seg.logprobs) if seg.trainable else [0.0] * len(seg.token_ids)
     if not any(mask):
         return None
     return Sample(torch.tensor(tokens), torch.tensor(mask), torch.tensor(logp), 0.0)
+
+
+def sample_from_row(row: dict[str, Any]) -> Sample | None:
+    """:func:`sample_from_episode` of a ``rollouts.jsonl`` row."""
+    return sample_from_episode(episode_from_row(row))
 
 
 class MetricsLog:
@@ -98,19 +111,20 @@ class MetricsLog:
 
 
 def _rollout_summary(rollout: Rollout, prefix: str) -> dict[str, float]:
-    rows = [r for group in rollout.groups.values() for r in group]
-    if not rows:
+    results = [r for group in rollout.groups.values() for r in group]
+    if not results:
         return {}
-    rewards = torch.tensor([float(r["reward"]) for r in rows])
+    rewards = torch.tensor([r.reward for r in results])
     out = {
         f"{prefix}reward_mean": float(rewards.mean()),
         f"{prefix}reward_std": float(rewards.std(unbiased=False)),
-        f"{prefix}resolved_rate": sum(bool(r["resolved"]) for r in rows) / len(rows),
-        f"{prefix}episodes": len(rows),
-        f"{prefix}errors": sum(r.get("error") is not None for r in rows),
+        f"{prefix}resolved_rate": sum(r.resolved for r in results) / len(results),
+        f"{prefix}episodes": len(results),
+        f"{prefix}errors": sum(r.error is not None for r in results),
     }
-    tests = [r["test_score"] for r in rows if r.get("test_score") is not None]
-    judges = [r["judge_score"] for r in rows if r.get("judge_score") is not None]
+    # reference agents have no trajectory: their test score is the script's reward, not partial credit
+    tests = [r.test_score for r in results if r.trajectory is not None]
+    judges = [r.judge_score for r in results if r.judge_score is not None]
     if tests:
         out[f"{prefix}test_score"] = sum(tests) / len(tests)
     if judges:
@@ -127,6 +141,7 @@ class Trainer:
         self.out.mkdir(parents=True, exist_ok=True)
         (self.out / "config.json").write_text(json.dumps(asdict(config), indent=1))
         _seed_all(config.seed)
+        self.train_tasks, self.eval_tasks = self._load_tasks()  # before the model: a bad task list fails fast
         self.policy = HFPolicy(model=config.model.path, private=True)  # its own weights: trained in place
         self.model = self.policy.model
         if config.model.lora:
@@ -143,14 +158,10 @@ class Trainer:
         params = [p for p in self.model.parameters() if p.requires_grad]
         self.optimizer = torch.optim.AdamW(params, lr=config.optim.lr, weight_decay=config.optim.weight_decay,
                                            betas=tuple(config.optim.betas), fused=True)
-        self.train_tasks, self.eval_tasks = self._load_tasks()
-        self.provider = PooledProvider(DockerProvider(), size=config.warm_pool)
-        a = config.agent
-        judge = get_judge(a.judge) if a.judge != "none" else None
-        self.episode_config = EpisodeConfig(judge=judge, weights=RewardWeights(a.test_weight, a.judge_weight))
-        agent_config = AgentConfig(action_format=a.action_format, max_turns=a.max_turns,
-                                   max_total_tokens=a.max_total_tokens, max_tokens_per_turn=a.max_tokens_per_turn,
-                                   temperature=a.temperature)
+        self.provider = PooledProvider(DockerProvider(engine_retry_s=config.engine_retry_s), size=config.warm_pool)
+        judge = get_judge(config.judge) if config.judge != "none" else None
+        self.episode_config = EpisodeConfig(judge=judge, weights=config.weights)
+        agent_config = config.agent
         make_agent = lambda: TermAgent(self.policy, agent_config)  # noqa: E731
         self.engine = RolloutEngine(self.provider, make_agent, store=TrajectoryStore(self.out / "rollouts.jsonl"),
                                     episode_config=self.episode_config, max_concurrency=config.max_concurrency)
@@ -158,6 +169,8 @@ class Trainer:
                                          episode_config=self.episode_config, max_concurrency=config.max_concurrency)
         self.metrics = MetricsLog(self.out)
         self.step = 0
+        self.saved_step = 0
+        """The step of the last checkpoint (a stop saves one if the model changed since)."""
         self.resume()
 
     # -- tasks ----------------------------------------------------------------------------
@@ -209,11 +222,11 @@ class Trainer:
     def build_samples(self, rollout: Rollout) -> tuple[list[Sample], dict[str, float]]:
         g = self.config.grpo
         samples, skipped, masked = [], 0, 0
-        for name, rows in rollout.groups.items():
-            built = [sample_from_row(r) if r.get("error") is None else None for r in rows]
+        for name, results in rollout.groups.items():
+            built = [sample_from_episode(r) if r.error is None else None for r in results]
             valid = torch.tensor([b is not None for b in built])
             masked += int((~valid).sum())
-            rewards = torch.tensor([float(r["reward"]) for r in rows])
+            rewards = torch.tensor([r.reward for r in results])
             if not informative_groups([rewards], [valid])[0]:
                 skipped += 1
                 continue
@@ -296,18 +309,22 @@ class Trainer:
     # -- the loop -------------------------------------------------------------------------
 
     def evaluate(self) -> dict[str, float]:
-        if not self.eval_tasks:
+        if not self.eval_tasks or STOP.requested:
             return {}
         rollout = self.eval_engine.run(self.eval_tasks, self.config.eval_group_size, step=self.step)
         summary = _rollout_summary(rollout, "eval/")
         self.metrics.log(self.step, summary)
         return summary
 
-    def train_step(self) -> dict[str, float]:
+    def train_step(self) -> dict[str, float] | None:
+        """One step; None when the run was stopped before its update (its rollouts stay stored for a resume)."""
         t0 = time.monotonic()
         rollout = self.engine.run(self.select_tasks(self.step), self.config.grpo.group_size, step=self.step)
         t1 = time.monotonic()
+        if STOP.requested or not rollout.complete:
+            return None
         samples, filter_stats = self.build_samples(rollout)
+        log.info("step %d: updating on %d samples", self.step, len(samples))
         stats = self.update(samples)
         self.step += 1
         metrics = {**_rollout_summary(rollout, "train/"), **filter_stats, **stats,
@@ -321,17 +338,25 @@ class Trainer:
         try:
             if cfg.eval_every and self.step == 0 and not (self.out / "eval.jsonl").exists():
                 self.evaluate()
-            while self.step < cfg.steps:
+            while self.step < cfg.steps and not STOP.requested:
                 if cfg.time_budget_min and time.monotonic() - started > cfg.time_budget_min * 60:
                     log.warning("time budget of %s min reached at step %d", cfg.time_budget_min, self.step)
                     break
                 metrics = self.train_step()
+                if metrics is None:
+                    break
                 if progress:
                     progress(self.step, metrics)
                 if self.step % cfg.checkpoint_every == 0 or self.step == cfg.steps:
                     self.save()
                 if cfg.eval_every and self.step % cfg.eval_every == 0:
                     self.evaluate()
+            if STOP.requested and self.step > self.saved_step:
+                try:
+                    self.save()  # the update done since the last checkpoint is not lost
+                except (OSError, StorageError) as exc:
+                    log.error("could not save a checkpoint while stopping: %s (resuming starts from step %d)",
+                              exc, self.saved_step)
         finally:
             self.provider.close()
 
@@ -361,6 +386,7 @@ class Trainer:
         kept = sorted(p for p in (self.out / "checkpoints").glob("step-*") if p.is_dir())
         for old in kept[: -self.config.keep_checkpoints]:
             shutil.rmtree(old, ignore_errors=True)
+        self.saved_step = self.step
         return ckpt
 
     def resume(self) -> bool:
@@ -380,7 +406,7 @@ class Trainer:
         rng = torch.load(ckpt / "rng.pt", weights_only=False)
         random.setstate(rng["python"])
         torch.set_rng_state(rng["torch"])
-        self.step = json.loads((ckpt / "state.json").read_text())["step"]
+        self.step = self.saved_step = json.loads((ckpt / "state.json").read_text())["step"]
         log.info("resumed from %s at step %d", ckpt, self.step)
         return True
 
