@@ -67,16 +67,21 @@ class RolloutEngine:
         self.store.append(row)
         return row
 
+    async def _warm(self, counts: list[tuple[Task, int]]) -> None:
+        """Start containers while the first episodes generate (with a pooled provider)."""
+        if not hasattr(self.provider, "warm"):
+            return
+        for task, count in counts:
+            try:
+                image = await asyncio.to_thread(self.provider.image_for, task, self.config.image_config)
+            except TermrlError:
+                continue  # the episodes themselves will record the failure
+            self.provider.warm(sandbox_spec(task, image, self.config), min(count, self.max_concurrency))
+
     async def run_async(self, tasks: list[Task], group_size: int, step: int = 0) -> Rollout:
         done = self.store.by_key()
         sem = asyncio.Semaphore(self.max_concurrency)
-        if hasattr(self.provider, "warm"):  # start containers while the first episodes generate
-            for task in tasks:
-                try:
-                    image = await asyncio.to_thread(self.provider.image_for, task, self.config.image_config)
-                except TermrlError:
-                    continue  # the episodes themselves will record the failure
-                self.provider.warm(sandbox_spec(task, image, self.config), min(group_size, self.max_concurrency))
+        await self._warm([(task, group_size) for task in tasks])
         jobs: dict[str, asyncio.Task] = {}
         for task in tasks:
             for i in range(group_size):
@@ -88,6 +93,36 @@ class RolloutEngine:
             results[key] = await job
         return Rollout({t.name: [results[self.store.key(step, t.name, i)] for i in range(group_size)]
                         for t in tasks})
+
+    async def run_samples_async(self, samples: list[tuple[Task, int]], step: int = 0) -> list[dict[str, Any]]:
+        """One episode per ``(task, index)``, keyed ``(step, task, index)``; rows in the order given.
+
+        For engines that hand out their own batch (TRL gives each process its slice of a step's
+        samples, a task repeated once per generation): the caller picks indices unique within the
+        step (e.g. the sample's position in the whole step's batch), so no two episodes share a key.
+        Rows already in the store are reused (a resumed step runs only what is missing).
+
+        Raises:
+            ValueError: two samples share a key.
+        """
+        keys = [self.store.key(step, task.name, index) for task, index in samples]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"step {step}: samples repeat an episode key ({len(keys) - len(set(keys))} duplicates) "
+                             "-- give every sample of a step its own index")
+        done = self.store.by_key()
+        sem = asyncio.Semaphore(self.max_concurrency)
+        todo = [sample for key, sample in zip(keys, samples) if key not in done]
+        await self._warm([(task, sum(t is task for t, _ in todo)) for task in {id(t): t for t, _ in todo}.values()])
+        jobs = {key: asyncio.create_task(self._episode(sem, task, step, index))
+                for key, (task, index) in zip(keys, samples) if key not in done}
+        results = dict(done)
+        for key, job in jobs.items():
+            results[key] = await job
+        return [results[key] for key in keys]
+
+    def run_samples(self, samples: list[tuple[Task, int]], step: int = 0) -> list[dict[str, Any]]:
+        """Synchronous :meth:`run_samples_async`."""
+        return asyncio.run(self.run_samples_async(samples, step))
 
     def run(self, tasks: list[Task], group_size: int, step: int = 0) -> Rollout:
         """Run (or resume) ``group_size`` episodes of each task for ``step``."""

@@ -92,6 +92,40 @@ class OptimConfig:
 
 
 @dataclass
+class SandboxConfig:
+    hosts: list[str] = field(default_factory=list)
+    """Docker engines the episodes run on, as Docker URLs (``unix:///var/run/docker.sock``,
+    ``tcp://node1:2376`` with TLS from the DOCKER_* variables, ``ssh://user@node1``); empty = the local
+    engine (DOCKER_HOST or the default socket). termrl's own trainer takes one; the TRL engine gives
+    process r the engine ``hosts[r % len(hosts)]``."""
+
+
+@dataclass
+class TRLSettings:
+    """The TRL engine (``termrl train --engine trl``, ``accelerate launch -m termrl.integrations.trl_main``).
+
+    The task, agent, reward, GRPO and optimizer sections mean what they mean for termrl's own trainer
+    (``termrl.integrations.trl`` maps them onto TRL's GRPOConfig); these settings are TRL's own.
+    Sharding (DeepSpeed ZeRO-3, FSDP) and the number of processes come from the accelerate config file."""
+
+    per_device_batch_size: int = 0
+    """Sequences per forward/backward on each process; 0 = all of the process's episodes of an optimizer
+    step at once. Smaller values accumulate gradients (same update, less memory)."""
+    gradient_checkpointing: bool = False
+    """Recompute activations in the backward pass (much less memory for long episodes, ~30% more compute)."""
+    bf16: bool = False
+    """Train in bfloat16 mixed precision (GPUs)."""
+    use_vllm: bool = False
+    """Generate through TRL's vLLM server (``trl vllm-serve`` / ``vllm serve``); false = the trainer's own model."""
+    vllm_server_base_url: str | None = None
+    """The vLLM server's root, e.g. ``http://10.0.0.1:8000`` (its OpenAI API is at ``/v1``)."""
+    report_to: str = "tensorboard"
+    """none | tensorboard | wandb | ... (transformers' reporting integrations)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Any further TRL GRPOConfig field, passed as is (e.g. ``vllm_importance_sampling_mode``)."""
+
+
+@dataclass
 class TrainConfig:
     out_dir: str = "runs/train"
     steps: int = 20
@@ -111,6 +145,8 @@ class TrainConfig:
     agent: AgentSettings = field(default_factory=AgentSettings)
     grpo: GRPOConfig = field(default_factory=GRPOConfig)
     optim: OptimConfig = field(default_factory=OptimConfig)
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig)
+    trl: TRLSettings = field(default_factory=TRLSettings)
 
     def __post_init__(self) -> None:
         if self.steps < 1:
@@ -134,6 +170,8 @@ def _check(value: Any, hint: Any, key: str) -> Any:
         if not isinstance(value, list):
             raise ValueError(f"{key}: expected a list, got {value!r}")
         return [_check(v, args[0], f"{key}[{i}]") for i, v in enumerate(value)] if args else value
+    if origin is dict and not isinstance(value, dict):
+        raise ValueError(f"{key}: expected a mapping of settings, got {value!r}")
     if hint is bool:
         if isinstance(value, bool):
             return value
@@ -169,7 +207,7 @@ def _build(cls: type, data: dict[str, Any], where: str) -> Any:
 
 
 SECTIONS = {"model": ModelConfig, "tasks": TasksConfig, "agent": AgentSettings, "grpo": GRPOConfig,
-            "optim": OptimConfig}
+            "optim": OptimConfig, "sandbox": SandboxConfig, "trl": TRLSettings}
 
 
 def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> TrainConfig:

@@ -37,7 +37,8 @@ from termrl.rewards.judges import get_judge
 from termrl.rewards.scoring import RewardWeights
 from termrl.rollout.engine import Rollout, RolloutEngine, TrajectoryStore
 from termrl.rollout.episode import EpisodeConfig
-from termrl.sandbox.docker import DockerProvider
+from termrl.rollout.sequences import episode_sequence, token_mismatches
+from termrl.sandbox.hosts import docker_provider_for
 from termrl.sandbox.pool import PooledProvider
 from termrl.tasks import load_tasks
 from termrl.train.config import TrainConfig
@@ -59,20 +60,13 @@ class Sample:
 
 
 def sample_from_row(row: dict[str, Any]) -> Sample | None:
-    """The token sequence of one episode, or None if it has no model tokens."""
-    segments = (row.get("trajectory") or {}).get("segments") or []
-    tokens: list[int] = []
-    mask: list[float] = []
-    logp: list[float] = []
-    for seg in segments:
-        ids = seg["token_ids"]
-        tokens += ids
-        mask += [1.0 if seg["trainable"] else 0.0] * len(ids)
-        lp = seg.get("logprobs") or []
-        logp += list(lp) if seg["trainable"] and len(lp) == len(ids) else [0.0] * len(ids)
-    if not any(mask):
+    """The token sequence of one episode, or None if it has no model tokens or re-tokenised its history
+    (``termrl.rollout.sequences``: a misaligned episode is masked from the loss, never trained mis-masked)."""
+    seq = episode_sequence(row)
+    if seq is None:
         return None
-    return Sample(torch.tensor(tokens), torch.tensor(mask), torch.tensor(logp), 0.0)
+    return Sample(torch.tensor(seq.tokens), torch.tensor(seq.mask, dtype=torch.float32),
+                  torch.tensor(seq.logprobs, dtype=torch.float32), 0.0)
 
 
 class MetricsLog:
@@ -118,6 +112,31 @@ def _rollout_summary(rollout: Rollout, prefix: str) -> dict[str, float]:
     return out
 
 
+def load_run_tasks(config: TrainConfig, out: Path) -> tuple[list[Task], list[Task]]:
+    """A run's training and held-out tasks: folders, and/or generated instances written under ``out/tasks``.
+
+    Raises:
+        ValueError: no training tasks configured.
+    """
+    t = config.tasks
+    train = load_tasks(t.train).tasks if t.train else []
+    evals = load_tasks(t.eval).tasks if t.eval else []
+    if t.family:
+        from termrl.tasks.generators import generate, instance_name
+
+        for seeds, target, sub in ((t.train_seeds, train, "train"), (t.eval_seeds, evals, "eval")):
+            folder = out / "tasks" / sub
+            paths = []
+            for seed in range(seeds[0], seeds[1]):
+                existing = folder / instance_name(t.family, seed, t.difficulty)
+                # A resumed run finds its instances already written (generation is deterministic).
+                paths.append(existing if existing.is_dir() else generate(t.family, seed, t.difficulty, folder))
+            target.extend(load_tasks(paths).tasks)
+    if not train:
+        raise ValueError("no training tasks: set tasks.train (folders) or tasks.family in the config")
+    return train, evals
+
+
 class Trainer:
     def __init__(self, config: TrainConfig):
         from termrl.policies.hf import HFPolicy
@@ -144,7 +163,10 @@ class Trainer:
         self.optimizer = torch.optim.AdamW(params, lr=config.optim.lr, weight_decay=config.optim.weight_decay,
                                            betas=tuple(config.optim.betas), fused=True)
         self.train_tasks, self.eval_tasks = self._load_tasks()
-        self.provider = PooledProvider(DockerProvider(), size=config.warm_pool)
+        if len(config.sandbox.hosts) > 1:
+            raise ValueError(f"sandbox.hosts lists {len(config.sandbox.hosts)} engines, but termrl's own trainer runs "
+                             "on one -- list one, or train with --engine trl (one engine per process)")
+        self.provider = PooledProvider(docker_provider_for(config.sandbox.hosts), size=config.warm_pool)
         a = config.agent
         judge = get_judge(a.judge) if a.judge != "none" else None
         self.episode_config = EpisodeConfig(judge=judge, weights=RewardWeights(a.test_weight, a.judge_weight))
@@ -163,23 +185,7 @@ class Trainer:
     # -- tasks ----------------------------------------------------------------------------
 
     def _load_tasks(self) -> tuple[list[Task], list[Task]]:
-        t = self.config.tasks
-        train = load_tasks(t.train).tasks if t.train else []
-        evals = load_tasks(t.eval).tasks if t.eval else []
-        if t.family:
-            from termrl.tasks.generators import generate, instance_name
-
-            for seeds, target, sub in ((t.train_seeds, train, "train"), (t.eval_seeds, evals, "eval")):
-                folder = self.out / "tasks" / sub
-                paths = []
-                for seed in range(seeds[0], seeds[1]):
-                    existing = folder / instance_name(t.family, seed, t.difficulty)
-                    # A resumed run finds its instances already written (generation is deterministic).
-                    paths.append(existing if existing.is_dir() else generate(t.family, seed, t.difficulty, folder))
-                target.extend(load_tasks(paths).tasks)
-        if not train:
-            raise ValueError("no training tasks: set tasks.train (folders) or tasks.family in the config")
-        return train, evals
+        return load_run_tasks(self.config, self.out)
 
     def select_tasks(self, step: int) -> list[Task]:
         rng = random.Random(self.config.seed * 100_003 + step)
@@ -208,9 +214,10 @@ class Trainer:
 
     def build_samples(self, rollout: Rollout) -> tuple[list[Sample], dict[str, float]]:
         g = self.config.grpo
-        samples, skipped, masked = [], 0, 0
+        samples, skipped, masked, misaligned = [], 0, 0, 0
         for name, rows in rollout.groups.items():
             built = [sample_from_row(r) if r.get("error") is None else None for r in rows]
+            misaligned += sum(r.get("error") is None and token_mismatches(r) > 0 for r in rows)
             valid = torch.tensor([b is not None for b in built])
             masked += int((~valid).sum())
             rewards = torch.tensor([float(r["reward"]) for r in rows])
@@ -222,7 +229,8 @@ class Trainer:
                 if sample is not None:
                     sample.advantage, sample.group = a, name
                     samples.append(sample)
-        return samples, {"groups_skipped_zero_variance": skipped, "episodes_masked": masked}
+        return samples, {"groups_skipped_zero_variance": skipped, "episodes_masked": masked,
+                         "episodes_misaligned": misaligned}
 
     def update(self, samples: list[Sample]) -> dict[str, float]:
         cfg, g = self.config, self.config.grpo
