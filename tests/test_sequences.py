@@ -55,3 +55,14 @@ def test_episode_without_model_tokens():
     row = {"key": "0:t:0", "task": "t", "error": None}  # a reference agent leaves no trajectory
     assert episode_to_turn_rows(row) == []
     assert episode_sequence(row) is None
+
+
+def test_run_samples_refuses_repeated_keys(tmp_path):
+    from types import SimpleNamespace
+
+    from termrl.rollout.engine import RolloutEngine, TrajectoryStore
+
+    engine = RolloutEngine(None, lambda: None, store=TrajectoryStore(tmp_path / "r.jsonl"))
+    task = SimpleNamespace(name="t")
+    with pytest.raises(ValueError, match="repeat an episode key"):
+        engine.run_samples([(task, 0), (task, 0)], step=3)

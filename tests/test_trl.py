@@ -59,6 +59,30 @@ def test_grpo_settings_map_onto_trl():
         grpo_config(_config(Path("/tmp/unused"), **{"trl.use_vllm": True}))
 
 
+def test_recipes_load_and_split_over_their_processes():
+    """Every TRL recipe in configs/ loads, and its step's episodes split over its accelerate file's processes."""
+    import yaml
+
+    from termrl.integrations.trl import batch_plan
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import memory_estimate
+    finally:
+        sys.path.pop(0)
+    for config_path, accelerate_path, size, vllm in memory_estimate.RECIPES:
+        cfg = load_config(ROOT / config_path)
+        processes = yaml.safe_load((ROOT / accelerate_path).read_text())["num_processes"]
+        plan = batch_plan(cfg, processes)
+        assert plan["per_device_batch_size"] == cfg.trl.per_device_batch_size
+        assert cfg.trl.gradient_checkpointing and cfg.trl.bf16
+        parts = memory_estimate.load_estimate(config_path, accelerate_path, size, vllm).parts()
+        assert 0 < sum(parts.values()) < 80e9  # fits an 80 GB GPU, as the recipes assume
+    cpu = load_config(ROOT / "configs" / "trl-cpu-smollm2.yaml")
+    assert batch_plan(cpu, 2)["per_process"] == 8
+    assert len(load_config(ROOT / "configs" / "trl-32gpu-qwen3-32b.yaml").sandbox.hosts) == 4
+
+
 def test_dropped_episodes_carry_no_loss_and_no_reward():
     from termrl.integrations.trl import rows_to_trl
 
