@@ -83,6 +83,17 @@ def test_recipes_load_and_split_over_their_processes():
     assert len(load_config(ROOT / "configs" / "trl-32gpu-qwen3-32b.yaml").sandbox.hosts) == 4
 
 
+def test_cli_engine_trl_names_a_bad_setting(tmp_path):
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-m", "termrl.cli", "train", "--engine", "trl", "--config",
+                           str(ROOT / "configs" / "trl-cpu-smollm2.yaml"), "--set", "grpo.leave_one_out=true",
+                           "--set", f"out_dir={tmp_path}"], capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 2 and "leave_one_out" in proc.stderr, proc.stdout + proc.stderr
+    bad = subprocess.run([sys.executable, "-m", "termrl.cli", "train", "--engine", "nope"], capture_output=True,
+                         text=True, timeout=600, env=env)
+    assert bad.returncode == 2 and "use termrl or trl" in bad.stderr
+
+
 def test_dropped_episodes_carry_no_loss_and_no_reward():
     from termrl.integrations.trl import rows_to_trl
 
