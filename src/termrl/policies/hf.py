@@ -287,8 +287,10 @@ class _Engine:
                                    "eos_token_id": self.stop_ids, "pad_token_id": self.pad_id}
         if sampling.temperature > 0:  # _Recorder applies temperature/top-k/top-p; switch generate's own off
             options.update(temperature=1.0, top_k=0, top_p=1.0)
-        own_defaults = self.model.generation_config
-        self.model.generation_config = self.generation_defaults  # generate fills unset options from it
+        # generate fills unset options from the model's generation_config (a PEFT wrapper's base model's)
+        target = self.model.get_base_model() if hasattr(self.model, "get_base_model") else self.model
+        own_defaults = target.generation_config
+        target.generation_config = self.generation_defaults
         try:
             with torch.inference_mode():
                 out = self.model.generate(input_ids=input_ids.to(self.device),
@@ -296,7 +298,7 @@ class _Engine:
                                           generation_config=GenerationConfig(**options),
                                           logits_processor=LogitsProcessorList([recorder]))
         finally:
-            self.model.generation_config = own_defaults
+            target.generation_config = own_defaults
         self.batches += 1
         self.requests += len(group)
         new_tokens = out[:, width:]
