@@ -5,13 +5,15 @@ from __future__ import annotations
 import pytest
 
 from termrl.rollout.sequences import align_turns, episode_sequence, episode_to_turn_rows, token_mismatches
+from termrl.types import episode_from_row
 
 
 def _row(segments, prompt_lengths):
-    return {"key": "0:t:0", "task": "t", "error": None, "trajectory": {
+    return episode_from_row({"key": "0:t:0", "task": "t", "agent": "termrl", "reward": 0.0, "error": None,
+                             "trajectory": {
         "segments": [{"token_ids": ids, "trainable": tr, "logprobs": [-0.5] * len(ids) if tr else []}
                      for ids, tr in segments],
-        "steps": [{"turn": i, "n_prompt_tokens": n} for i, n in enumerate(prompt_lengths)]}}
+        "steps": [{"turn": i, "n_prompt_tokens": n} for i, n in enumerate(prompt_lengths)]}})
 
 
 def test_aligned_episode_gives_turn_rows_and_one_sequence():
@@ -42,17 +44,17 @@ def test_retokenised_history_is_realigned_per_turn_and_dropped_as_a_sequence():
 
 def test_rows_that_cannot_be_checked_are_not_trusted():
     row = _row([([1, 2], False), ([10], True)], [])  # no recorded turns
-    assert align_turns(row).problem
+    assert align_turns(row.trajectory).problem
     assert episode_sequence(row) is None
     with pytest.raises(ValueError, match="cannot be checked"):
         episode_to_turn_rows(row)
     # a prompt length that no kept prefix explains
     bad = _row([([1, 2, 3], False), ([10], True), ([4], False), ([11], True)], [3, 9])
-    assert episode_sequence(bad) is None and align_turns(bad).problem
+    assert episode_sequence(bad) is None and align_turns(bad.trajectory).problem
 
 
 def test_episode_without_model_tokens():
-    row = {"key": "0:t:0", "task": "t", "error": None}  # a reference agent leaves no trajectory
+    row = episode_from_row({"task": "t", "agent": "oracle", "reward": 1.0})  # a reference agent: no trajectory
     assert episode_to_turn_rows(row) == []
     assert episode_sequence(row) is None
 

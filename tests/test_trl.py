@@ -20,10 +20,11 @@ pytest.importorskip("trl", reason="the TRL engine's tests need TRL: pip install 
 import torch  # noqa: E402
 
 from termrl.train.config import load_config  # noqa: E402
+from termrl.types import episode_from_row  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = {"steps": 2, "eval_every": 0, "checkpoint_every": 1, "keep_checkpoints": 1, "max_concurrency": 4,
-         "warm_pool": 1, "tasks.family": "easy-files", "tasks.train_seeds": [0, 2], "tasks.eval_seeds": [0, 0],
+         "warm_pool": 1, "tasks.family": "easy-files", "tasks.train_seeds": [0, 2], "tasks.eval_seeds": [1000, 1001],
          "grpo.group_size": 2, "grpo.tasks_per_step": 2, "agent.action_format": "bash_block",
          "agent.max_turns": 2, "agent.max_tokens_per_turn": 24, "agent.max_total_tokens": 768,
          "agent.temperature": 0.7, "trl.report_to": "none"}
@@ -101,14 +102,17 @@ def test_dropped_episodes_carry_no_loss_and_no_reward():
         eos_token_id = 2
 
     def row(key, segments, steps, error=None):
-        return {"key": key, "reward": 0.7, "test_score": 1.0, "judge_score": 0.14, "error": error, "trajectory": {
-            "segments": [{"token_ids": i, "trainable": t, "logprobs": [-1.0] * len(i) if t else []}
-                         for i, t in segments], "steps": [{"n_prompt_tokens": n} for n in steps]}}
+        return episode_from_row({
+            "key": key, "task": "t", "agent": "termrl", "reward": 0.7, "test_score": 1.0, "judge_score": 0.14,
+            "error": error, "trajectory": {
+                "segments": [{"token_ids": i, "trainable": t, "logprobs": [-1.0] * len(i) if t else []}
+                             for i, t in segments], "steps": [{"turn": k, "n_prompt_tokens": n}
+                                                              for k, n in enumerate(steps)]}})
 
     good = row("0:t:0", [([5, 6], False), ([7, 8], True), ([9], False), ([3], True)], [2, 5])
     misaligned = row("0:t:1", [([5, 6], False), ([7, 8], True), ([4, 9], False), ([3], True)], [2, 5])
     failed = row("0:t:2", [([5, 6], False), ([7], True)], [2], error={"boundary": "sandbox", "message": "x"})
-    out = rows_to_trl([good, misaligned, failed], Tok(), totals := {"episodes": 0, "dropped_error": 0,
+    out = rows_to_trl([good, misaligned, failed], ["0:t:0", "0:t:1", "0:t:2"], Tok(), totals := {"episodes": 0, "dropped_error": 0,
                                                                     "dropped_misaligned": 0, "dropped_no_tokens": 0})
     assert out["prompt_ids"][0] == [5, 6] and out["completion_ids"][0] == [7, 8, 9, 3]
     assert out["env_mask"][0] == [1, 1, 0, 1] and out["logprobs"][0] == [-1.0, -1.0, 0.0, -1.0]
@@ -128,13 +132,14 @@ def _force_rewards(monkeypatch):
     original = RolloutEngine.run_samples
 
     def forced(self, samples, step=0):
-        rows = original(self, samples, step)
-        for r in rows:
-            r["reward"] = float(r["index"] % 2 == 0)
-        by_key = {r["key"]: r for r in rows}
-        stored = [by_key.get(r["key"], r) for r in self.store.rows()]
+        results = original(self, samples, step)
+        stored = self.store.rows()
+        for r in stored:
+            if r["step"] == step:
+                r["reward"] = float(r["index"] % 2 == 0)
         self.store.path.write_text("".join(json.dumps(r) + "\n" for r in stored))
-        return rows
+        by_key = {r["key"]: r for r in stored}
+        return [episode_from_row(by_key[self.store.key(step, task.name, index)]) for task, index in samples]
 
     monkeypatch.setattr(RolloutEngine, "run_samples", forced)
 
@@ -154,8 +159,7 @@ def test_trl_grpo_trains_on_real_episodes_with_termrl_trainers_masks_and_rewards
     from termrl.policies.hf import HFPolicy
     from termrl.rollout.engine import Rollout, TrajectoryStore
     from termrl.rollout.sequences import episode_to_turn_rows
-    from termrl.train.trainer import Trainer, sample_from_row
-    from termrl.types import trajectory_from_json
+    from termrl.train.trainer import Trainer, sample_from_episode
 
     config = _config(tmp_path / "run")
     _force_rewards(monkeypatch)
@@ -186,7 +190,7 @@ def test_trl_grpo_trains_on_real_episodes_with_termrl_trainers_masks_and_rewards
     assert trainer.state.global_step == 2  # two optimizer steps
     assert any(not torch.equal(before[n], p.detach()) for n, p in trainer.model.named_parameters())
 
-    rows = {r["key"]: r for r in TrajectoryStore(rollout.store_path(0)).rows()}
+    rows = {r["key"]: episode_from_row(r) for r in TrajectoryStore(rollout.store_path(0)).rows()}
     assert len(rows) == 8 and len(seen) == 2  # 2 steps x 2 tasks x 2 episodes, no key reused
     termrl = Trainer.__new__(Trainer)  # build_samples reads only the config
     termrl.config = config
@@ -194,10 +198,10 @@ def test_trl_grpo_trains_on_real_episodes_with_termrl_trainers_masks_and_rewards
     checked = dropped = multi_turn = 0
     try:
         for (keys, out), rewards in zip(seen, rewards_seen):
-            assert len(keys) == 4 and all(rows[k]["step"] == rows[keys[0]]["step"] for k in keys)
+            assert len(keys) == 4 and len({rows[k].extra["step"] for k in keys}) == 1
             groups: dict[str, list[str]] = {}
             for k in keys:
-                groups.setdefault(rows[k]["task"], []).append(k)
+                groups.setdefault(rows[k].task, []).append(k)
             assert sorted(len(g) for g in groups.values()) == [2, 2]  # each task once per generation, no collision
             for task, members in groups.items():
                 samples, _ = termrl.build_samples(Rollout({task: [rows[k] for k in members]}))
@@ -205,20 +209,20 @@ def test_trl_grpo_trains_on_real_episodes_with_termrl_trainers_masks_and_rewards
                 for k in members:
                     i = keys.index(k)
                     tokens, mask = _trl_view(out, i)
-                    sample = sample_from_row(rows[k])
+                    sample = sample_from_episode(rows[k])
                     if sample is None:  # dropped by termrl (error, misaligned): no loss, no reward in TRL either
                         dropped += 1
                         assert mask.sum() == 0 and rewards[i] is None and float(out["advantages"][i]) == 0.0
                         continue
                     assert torch.equal(tokens, sample.tokens)  # token by token
                     assert torch.equal(mask, sample.mask)
-                    assert rewards[i] == rows[k]["reward"]
+                    assert rewards[i] == rows[k].reward
                     if samples:  # an informative group: same direction of update
                         assert torch.sign(out["advantages"][i]) == torch.sign(torch.tensor(next(kept).advantage))
                     else:
                         assert float(out["advantages"][i]) == 0.0
                     # each turn's prompt is what the hf policy's chat template gives for that turn's messages
-                    messages = trajectory_from_json(rows[k]["trajectory"]).messages
+                    messages = rows[k].trajectory.messages
                     at = [j for j, m in enumerate(messages) if m.role == "assistant"]
                     turns = episode_to_turn_rows(rows[k])
                     multi_turn += len(turns) > 1

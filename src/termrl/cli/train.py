@@ -9,6 +9,7 @@ import typer
 
 from termrl.cli.app import app
 from termrl.cli.common import console, fail, parse_overrides, progress_bars, setup_logging
+from termrl.errors import TermrlError
 
 
 @app.command()
@@ -35,7 +36,10 @@ def train(
         return
     from termrl.train.trainer import Trainer
 
-    trainer = Trainer(cfg)
+    try:
+        trainer = Trainer(cfg)
+    except (TermrlError, ValueError, OSError) as exc:  # no tasks, no Docker engine, no model, unwritable out_dir
+        fail(f"cannot start training: {exc}")
     if trainer.step:
         console.print(f"resuming at step {trainer.step}")
     with progress_bars() as progress:
@@ -50,6 +54,9 @@ def train(
 
         try:
             trainer.train(progress=report)
+        except (TermrlError, ValueError, OSError) as exc:
+            fail(f"training stopped at step {trainer.step}: {exc} -- the finished steps are saved; "
+                 "rerun the same command to resume")
         finally:
             trainer.close()
     console.print(f"metrics: {Path(cfg.out_dir) / 'metrics.jsonl'}; tensorboard --logdir {Path(cfg.out_dir) / 'tensorboard'}")
@@ -64,8 +71,8 @@ def _train_trl(cfg) -> None:
         fail(f"--engine trl needs TRL ({exc}) -- install it: pip install -e '.[trl]'")
     try:
         metrics = run(cfg)
-    except ValueError as exc:
-        fail(str(exc))
+    except (TermrlError, ValueError) as exc:  # bad settings, no tasks, no Docker engine, no model
+        fail(f"cannot start training: {exc}")
     console.print(f"TRL run done: {metrics.get('termrl/episodes', 0)} episodes on this process, "
                   f"{metrics.get('termrl/dropped_misaligned', 0)} misaligned and {metrics.get('termrl/dropped_error', 0)} "
                   f"with errors dropped from the loss; checkpoints and the final model in {cfg.out_dir}")

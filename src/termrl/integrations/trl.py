@@ -62,14 +62,13 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Iterator
 
-from termrl.agent.loop import AgentConfig, TermAgent
+from termrl.agent.loop import TermAgent
 from termrl.rewards.judges import get_judge
-from termrl.rewards.scoring import RewardWeights
 from termrl.rollout.engine import RolloutEngine, TrajectoryStore
 from termrl.rollout.episode import EpisodeConfig
-from termrl.rollout.sequences import align_turns, episode_sequence
+from termrl.rollout.sequences import align_turns, episode_sequence, token_mismatches
 from termrl.train.config import TrainConfig
-from termrl.types import Task
+from termrl.types import EpisodeResult, Task
 
 log = logging.getLogger(__name__)
 
@@ -189,12 +188,9 @@ class TermrlRollout:
         if len(self.tasks) != len(tasks):
             raise ValueError("two training tasks share a name; prompts name tasks, so names must be unique")
         self.out = Path(out_dir or config.out_dir)
-        a = config.agent
-        judge = get_judge(a.judge) if a.judge != "none" else None
-        self.episode_config = EpisodeConfig(judge=judge, weights=RewardWeights(a.test_weight, a.judge_weight))
-        self.agent_config = AgentConfig(action_format=a.action_format, max_turns=a.max_turns,
-                                        max_total_tokens=a.max_total_tokens,
-                                        max_tokens_per_turn=a.max_tokens_per_turn, temperature=a.temperature)
+        judge = get_judge(config.judge) if config.judge != "none" else None
+        self.episode_config = EpisodeConfig(judge=judge, weights=config.weights)
+        self.agent_config = config.agent
         self.provider = None
         self._openai = None
         self.rank: int | None = None
@@ -262,9 +258,9 @@ class TermrlRollout:
             agent_config = self.agent_config
             engine = RolloutEngine(self._provider(rank), lambda: TermAgent(policy, agent_config), store=store,
                                    episode_config=self.episode_config, max_concurrency=self.config.max_concurrency)
-            rows = engine.run_samples(samples, step)
-        self.last_keys = [r["key"] for r in rows]
-        return rows_to_trl(rows, trainer.processing_class, self.totals)
+            results = engine.run_samples(samples, step)
+        self.last_keys = [store.key(step, task.name, index) for task, index in samples]
+        return rows_to_trl(results, self.last_keys, trainer.processing_class, self.totals)
 
     def close(self) -> None:
         """Stop the warm sandboxes and the openai client."""
@@ -281,31 +277,31 @@ def _prompt_text(prompt: Any) -> str:
     return str(prompt)
 
 
-def drop_reason(row: dict[str, Any]) -> str | None:
+def drop_reason(result: EpisodeResult) -> str | None:
     """Why an episode carries no loss: ``error``, ``misaligned``, ``no_tokens``; None = trained."""
-    if row.get("error") is not None:
+    if result.error is not None:
         return "error"
-    if not any(s["trainable"] for s in (row.get("trajectory") or {}).get("segments") or []):
+    if result.trajectory is None or not any(seg.trainable for seg in result.trajectory.segments):
         return "no_tokens"
-    aligned = align_turns(row)
-    if aligned.problem or aligned.mismatches:
+    if align_turns(result.trajectory).problem or token_mismatches(result):
         return "misaligned"
     return None
 
 
-def rows_to_trl(rows: list[dict[str, Any]], tokenizer, totals: dict[str, int] | None = None) -> dict[str, list]:
-    """GRPOTrainer's rollout output for episode rows, in order (see the module doc)."""
+def rows_to_trl(results: list[EpisodeResult], keys: list[str], tokenizer,
+                totals: dict[str, int] | None = None) -> dict[str, list]:
+    """GRPOTrainer's rollout output for episodes (and their store keys), in order (see the module doc)."""
     filler = tokenizer.eos_token_id if tokenizer.eos_token_id is not None else 0
     out: dict[str, list] = {k: [] for k in ("prompt_ids", "completion_ids", "logprobs", "env_mask", "termrl_reward",
                                             "termrl_test_score", "termrl_judge_score", "termrl_key", "termrl_drop")}
-    for row in rows:
-        reason = drop_reason(row)
-        seq = episode_sequence(row) if reason is None else None
+    for result, key in zip(results, keys, strict=True):
+        reason = drop_reason(result)
+        seq = episode_sequence(result) if reason is None else None
         if seq is not None and seq.prompt_len == 0:
             seq, reason = None, "no_tokens"
         if seq is None:
-            segments = (row.get("trajectory") or {}).get("segments") or []
-            first = list(segments[0]["token_ids"]) if segments and not segments[0]["trainable"] else []
+            segments = result.trajectory.segments if result.trajectory is not None else ()
+            first = list(segments[0].token_ids) if segments and not segments[0].trainable else []
             out["prompt_ids"].append(first or [filler])
             out["completion_ids"].append([filler])  # one masked token: TRL needs a non-empty completion
             out["logprobs"].append([0.0])
@@ -317,10 +313,10 @@ def rows_to_trl(rows: list[dict[str, Any]], tokenizer, totals: dict[str, int] | 
             out["logprobs"].append(list(seq.logprobs[p:]))
             out["env_mask"].append(list(seq.mask[p:]))
         valid = reason is None
-        out["termrl_reward"].append(float(row["reward"]) if valid else None)
-        out["termrl_test_score"].append(row.get("test_score") if valid else None)
-        out["termrl_judge_score"].append(row.get("judge_score") if valid else None)
-        out["termrl_key"].append(row["key"])
+        out["termrl_reward"].append(float(result.reward) if valid else None)
+        out["termrl_test_score"].append(result.test_score if valid else None)
+        out["termrl_judge_score"].append(result.judge_score if valid else None)
+        out["termrl_key"].append(key)
         out["termrl_drop"].append(reason)
         if totals is not None:
             totals["episodes"] += 1

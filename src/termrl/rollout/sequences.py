@@ -1,6 +1,6 @@
 """An episode's tokens in the shapes trainers consume: one masked sequence, or one row per turn.
 
-Every training engine reads the same stored episode row (``TrajectoryStore``): termrl's own trainer
+Every training engine reads the same episode record (``EpisodeResult``, a ``TrajectoryStore`` row): termrl's own trainer
 and the TRL adapter take :func:`episode_sequence` (the whole multi-turn episode as one sequence,
 model tokens trainable, prompt and observation tokens masked); step-wise trainers (SkyRL, verl)
 take :func:`episode_to_turn_rows` (one row per model turn: what the policy was shown, what it
@@ -13,8 +13,9 @@ tokens and the new context the next prompt added (observation, chat-template mar
 concatenation is what the policy saw only while each new prompt *extends* the previous one. A
 chat template that re-tokenises an earlier turn differently (the agent counts these as token
 mismatches) breaks it: the later turns were sampled after a context the concatenation does not
-hold. This is detected from the row alone: the tokens before turn k's completion must number
-exactly ``steps[k].n_prompt_tokens``, the prompt length the policy reported for that turn.
+hold. The agent counts these (``EpisodeResult.token_mismatches``), and the record shows them by
+itself too: the tokens before turn k's completion must number exactly ``steps[k].n_prompt_tokens``,
+the prompt length the policy reported for that turn (so stored rows of any age can be checked).
 
 * Per-turn rows are re-aligned exactly: the agent kept the common prefix of the two tokenisations
   and appended the rest, so turn k's true prompt is ``previous[:n_prompt - len(new context)]`` +
@@ -27,7 +28,8 @@ exactly ``steps[k].n_prompt_tokens``, the prompt length the policy reported for 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from termrl.types import EpisodeResult, Trajectory
 
 
 @dataclass(frozen=True)
@@ -67,31 +69,26 @@ class Alignment:
     """Why the turns could not be checked at all (then ``rows`` is empty)."""
 
 
-def _segments(row: dict[str, Any]) -> list[dict[str, Any]]:
-    return list((row.get("trajectory") or {}).get("segments") or [])
-
-
-def align_turns(row: dict[str, Any]) -> Alignment:
-    """The per-turn rows of an episode row, re-aligned where a turn's prompt re-tokenised the history."""
-    traj = row.get("trajectory") or {}
-    segments = _segments(row)
-    steps = [s for s in traj.get("steps") or []]
-    model_segments = [s for s in segments if s["trainable"]]
-    if not model_segments:
+def align_turns(trajectory: Trajectory | None) -> Alignment:
+    """The per-turn rows of a trajectory, re-aligned where a turn's prompt re-tokenised the history."""
+    segments = trajectory.segments if trajectory is not None else ()
+    steps = trajectory.steps if trajectory is not None else ()
+    n_model = sum(seg.trainable for seg in segments)
+    if not n_model:
         return Alignment([], 0)
-    if len(steps) != len(model_segments) or any(not s.get("n_prompt_tokens") for s in steps):
-        return Alignment([], 0, f"{len(model_segments)} model turns with tokens but {len(steps)} recorded turns "
+    if len(steps) != n_model or any(not s.n_prompt_tokens for s in steps):
+        return Alignment([], 0, f"{n_model} model turns with tokens but {len(steps)} recorded turns "
                                 "with prompt lengths: the turns' prompts cannot be checked")
     rows: list[TurnRow] = []
     seen: list[int] = []  # the previous turn's prompt + completion (what the policy had last seen)
     new_context: list[int] = []
     mismatches = 0
     for seg in segments:
-        ids = list(seg["token_ids"])
-        if not seg["trainable"]:
+        ids = list(seg.token_ids)
+        if not seg.trainable:
             new_context += ids
             continue
-        n_prompt = int(steps[len(rows)]["n_prompt_tokens"])
+        n_prompt = steps[len(rows)].n_prompt_tokens
         common = n_prompt - len(new_context)
         if common != len(seen):
             if not 0 <= common < len(seen):  # not explainable as a kept common prefix: nothing to re-align from
@@ -99,18 +96,18 @@ def align_turns(row: dict[str, Any]) -> Alignment:
                                                      f"the recorded segments ({len(seen)} + {len(new_context)})")
             mismatches += 1
         prompt = seen[:common] + new_context
-        lp = tuple(float(x) for x in seg.get("logprobs") or ())
+        lp = tuple(float(x) for x in seg.logprobs)
         rows.append(TurnRow(len(rows), tuple(prompt), tuple(ids), lp if len(lp) == len(ids) else (), (1,) * len(ids)))
         seen, new_context = prompt + ids, []
     return Alignment(rows, mismatches)
 
 
-def token_mismatches(row: dict[str, Any]) -> int:
-    """How many turns of the episode re-tokenised the history (0 for a well-aligned episode)."""
-    return align_turns(row).mismatches
+def token_mismatches(result: EpisodeResult) -> int:
+    """How many turns re-tokenised the history: the agent's own count, or what the tokens show if more."""
+    return max(result.token_mismatches, align_turns(result.trajectory).mismatches)
 
 
-def episode_to_turn_rows(row: dict[str, Any]) -> list[TurnRow]:
+def episode_to_turn_rows(result: EpisodeResult) -> list[TurnRow]:
     """One row per model turn (prompt ids, completion ids, log-probs, mask), exactly as the policy saw them.
 
     Rows of an episode that failed with an infrastructure error are still returned (the caller
@@ -118,33 +115,33 @@ def episode_to_turn_rows(row: dict[str, Any]) -> list[TurnRow]:
     gives none.
 
     Raises:
-        ValueError: the row's turns cannot be matched to its token segments (a corrupt or hand-made row).
+        ValueError: the turns cannot be matched to the token segments (a corrupt or hand-made record).
     """
-    aligned = align_turns(row)
+    aligned = align_turns(result.trajectory)
     if aligned.problem:
-        raise ValueError(f"episode {row.get('key') or row.get('task')}: {aligned.problem}")
+        raise ValueError(f"episode of {result.task!r}: {aligned.problem}")
     return aligned.rows
 
 
-def episode_sequence(row: dict[str, Any]) -> EpisodeSequence | None:
+def episode_sequence(result: EpisodeResult) -> EpisodeSequence | None:
     """The episode as one masked sequence, or None when it has no model tokens or is misaligned
     (see the module doc: such an episode must be dropped from the loss, and counted)."""
-    segments = _segments(row)
-    if not any(s["trainable"] for s in segments):
+    traj = result.trajectory
+    if traj is None or not any(seg.trainable for seg in traj.segments):
         return None
-    aligned = align_turns(row)
-    if aligned.problem or aligned.mismatches:
+    aligned = align_turns(traj)
+    if aligned.problem or aligned.mismatches or result.token_mismatches:
         return None
     tokens: list[int] = []
     mask: list[int] = []
     logp: list[float] = []
     prompt_len = None
-    for seg in segments:
-        ids = list(seg["token_ids"])
-        if seg["trainable"] and prompt_len is None:
+    for seg in traj.segments:
+        ids = list(seg.token_ids)
+        if seg.trainable and prompt_len is None:
             prompt_len = len(tokens)
         tokens += ids
-        mask += [1 if seg["trainable"] else 0] * len(ids)
-        lp = seg.get("logprobs") or []
-        logp += [float(x) for x in lp] if seg["trainable"] and len(lp) == len(ids) else [0.0] * len(ids)
+        mask += [1 if seg.trainable else 0] * len(ids)
+        lp = seg.logprobs
+        logp += [float(x) for x in lp] if seg.trainable and len(lp) == len(ids) else [0.0] * len(ids)
     return EpisodeSequence(tuple(tokens), tuple(mask), tuple(logp), int(prompt_len or 0))
