@@ -43,7 +43,7 @@ def test_retokenised_history_is_realigned_per_turn_and_dropped_as_a_sequence():
 
 
 def test_rows_that_cannot_be_checked_are_not_trusted():
-    row = _row([([1, 2], False), ([10], True)], [])  # no recorded turns
+    row = _row([([1, 2], False), ([10], True), ([3], False), ([11], True)], [2])  # 2 model turns, 1 recorded
     assert align_turns(row.trajectory).problem
     assert episode_sequence(row) is None
     with pytest.raises(ValueError, match="cannot be checked"):

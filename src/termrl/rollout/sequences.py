@@ -15,7 +15,8 @@ chat template that re-tokenises an earlier turn differently (the agent counts th
 mismatches) breaks it: the later turns were sampled after a context the concatenation does not
 hold. The agent counts these (``EpisodeResult.token_mismatches``), and the record shows them by
 itself too: the tokens before turn k's completion must number exactly ``steps[k].n_prompt_tokens``,
-the prompt length the policy reported for that turn (so stored rows of any age can be checked).
+the prompt length the policy reported for that turn (so stored rows of any age can be checked; a
+record without recorded turns can only be taken at the agent's count).
 
 * Per-turn rows are re-aligned exactly: the agent kept the common prefix of the two tokenisations
   and appended the rest, so turn k's true prompt is ``previous[:n_prompt - len(new context)]`` +
@@ -76,7 +77,8 @@ def align_turns(trajectory: Trajectory | None) -> Alignment:
     n_model = sum(seg.trainable for seg in segments)
     if not n_model:
         return Alignment([], 0)
-    if len(steps) != n_model or any(not s.n_prompt_tokens for s in steps):
+    checked = bool(steps)  # a record without turns (hand-made) is taken as the agent counted it
+    if checked and (len(steps) != n_model or any(not s.n_prompt_tokens for s in steps)):
         return Alignment([], 0, f"{n_model} model turns with tokens but {len(steps)} recorded turns "
                                 "with prompt lengths: the turns' prompts cannot be checked")
     rows: list[TurnRow] = []
@@ -88,7 +90,7 @@ def align_turns(trajectory: Trajectory | None) -> Alignment:
         if not seg.trainable:
             new_context += ids
             continue
-        n_prompt = steps[len(rows)].n_prompt_tokens
+        n_prompt = steps[len(rows)].n_prompt_tokens if checked else len(seen) + len(new_context)
         common = n_prompt - len(new_context)
         if common != len(seen):
             if not 0 <= common < len(seen):  # not explainable as a kept common prefix: nothing to re-align from
