@@ -113,12 +113,14 @@ def test_dropped_episodes_carry_no_loss_and_no_reward():
     misaligned = row("0:t:1", [([5, 6], False), ([7, 8], True), ([4, 9], False), ([3], True)], [2, 5])
     failed = row("0:t:2", [([5, 6], False), ([7], True)], [2], error={"boundary": "sandbox", "message": "x"})
     out = rows_to_trl([good, misaligned, failed], ["0:t:0", "0:t:1", "0:t:2"], Tok(), totals := {"episodes": 0, "dropped_error": 0,
-                                                                    "dropped_misaligned": 0, "dropped_no_tokens": 0})
+                                                                    "dropped_misaligned": 0, "dropped_no_tokens": 0,
+                                                                    "dropped_stopped": 0})
     assert out["prompt_ids"][0] == [5, 6] and out["completion_ids"][0] == [7, 8, 9, 3]
     assert out["env_mask"][0] == [1, 1, 0, 1] and out["logprobs"][0] == [-1.0, -1.0, 0.0, -1.0]
     assert out["termrl_reward"] == [0.7, None, None] and out["termrl_drop"] == [None, "misaligned", "error"]
     assert out["env_mask"][1] == [0] and out["env_mask"][2] == [0]
-    assert totals == {"episodes": 3, "dropped_error": 1, "dropped_misaligned": 1, "dropped_no_tokens": 0}
+    assert totals == {"episodes": 3, "dropped_error": 1, "dropped_misaligned": 1, "dropped_no_tokens": 0,
+                      "dropped_stopped": 0}
 
 
 # -- end to end ---------------------------------------------------------------------------------

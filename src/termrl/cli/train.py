@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -10,6 +11,7 @@ import typer
 from termrl.cli.app import app
 from termrl.cli.common import console, fail, parse_overrides, progress_bars, setup_logging
 from termrl.errors import TermrlError
+from termrl.rollout.shutdown import STOP, command_line
 
 
 @app.command()
@@ -23,6 +25,7 @@ def train(
 ) -> None:
     """Train a policy with GRPO on rollouts in Docker. Resumable: rerun the same command."""
     from termrl.train.config import load_config
+    from termrl.train.trainer import Trainer
 
     setup_logging(verbose)
     if engine not in ("termrl", "trl"):
@@ -34,8 +37,15 @@ def train(
     if engine == "trl":
         _train_trl(cfg)
         return
-    from termrl.train.trainer import Trainer
+    with STOP.installed(cfg.grace_s):
+        _train(Trainer, cfg)
+        if STOP.requested:  # one line: what stopped the run and how to go on
+            print(STOP.resume_line(command_line()), file=sys.stderr, flush=True)
+            raise typer.Exit(STOP.exit_code)
+    console.print(f"metrics: {Path(cfg.out_dir) / 'metrics.jsonl'}; tensorboard --logdir {Path(cfg.out_dir) / 'tensorboard'}")
 
+
+def _train(Trainer, cfg) -> None:
     try:
         trainer = Trainer(cfg)
     except (TermrlError, ValueError, OSError) as exc:  # no tasks, no Docker engine, no model, unwritable out_dir
@@ -59,7 +69,6 @@ def train(
                  "rerun the same command to resume")
         finally:
             trainer.close()
-    console.print(f"metrics: {Path(cfg.out_dir) / 'metrics.jsonl'}; tensorboard --logdir {Path(cfg.out_dir) / 'tensorboard'}")
 
 
 def _train_trl(cfg) -> None:

@@ -196,7 +196,8 @@ class TermrlRollout:
         self.rank: int | None = None
         self.last_keys: list[str] = []
         """The episode keys of the latest call, in sample order (for checks and logs)."""
-        self.totals = {"episodes": 0, "dropped_error": 0, "dropped_misaligned": 0, "dropped_no_tokens": 0}
+        self.totals = {"episodes": 0, "dropped_error": 0, "dropped_misaligned": 0, "dropped_no_tokens": 0,
+                       "dropped_stopped": 0}
 
     def store_path(self, rank: int) -> Path:
         return self.out / f"rollouts-rank{rank}.jsonl"
@@ -206,7 +207,8 @@ class TermrlRollout:
             from termrl.sandbox.hosts import docker_provider_for
             from termrl.sandbox.pool import PooledProvider
 
-            self.provider = PooledProvider(docker_provider_for(self.config.sandbox.hosts, rank),
+            self.provider = PooledProvider(docker_provider_for(self.config.sandbox.hosts, rank,
+                                                               engine_retry_s=self.config.engine_retry_s),
                                            size=self.config.warm_pool)
         return self.provider
 
@@ -277,8 +279,11 @@ def _prompt_text(prompt: Any) -> str:
     return str(prompt)
 
 
-def drop_reason(result: EpisodeResult) -> str | None:
-    """Why an episode carries no loss: ``error``, ``misaligned``, ``no_tokens``; None = trained."""
+def drop_reason(result: EpisodeResult | None) -> str | None:
+    """Why an episode carries no loss: ``stopped`` (never ran: the run is stopping), ``error``,
+    ``misaligned``, ``no_tokens``; None = trained."""
+    if result is None:
+        return "stopped"
     if result.error is not None:
         return "error"
     if result.trajectory is None or not any(seg.trainable for seg in result.trajectory.segments):
@@ -288,7 +293,7 @@ def drop_reason(result: EpisodeResult) -> str | None:
     return None
 
 
-def rows_to_trl(results: list[EpisodeResult], keys: list[str], tokenizer,
+def rows_to_trl(results: list[EpisodeResult | None], keys: list[str], tokenizer,
                 totals: dict[str, int] | None = None) -> dict[str, list]:
     """GRPOTrainer's rollout output for episodes (and their store keys), in order (see the module doc)."""
     filler = tokenizer.eos_token_id if tokenizer.eos_token_id is not None else 0
@@ -300,7 +305,7 @@ def rows_to_trl(results: list[EpisodeResult], keys: list[str], tokenizer,
         if seq is not None and seq.prompt_len == 0:
             seq, reason = None, "no_tokens"
         if seq is None:
-            segments = result.trajectory.segments if result.trajectory is not None else ()
+            segments = result.trajectory.segments if result is not None and result.trajectory is not None else ()
             first = list(segments[0].token_ids) if segments and not segments[0].trainable else []
             out["prompt_ids"].append(first or [filler])
             out["completion_ids"].append([filler])  # one masked token: TRL needs a non-empty completion
@@ -333,7 +338,7 @@ def termrl_reward(prompts, completions, termrl_reward, termrl_drop=None, log_met
     None for a dropped episode. Logs the share of episodes dropped, by reason."""
     if log_metric is not None and termrl_drop is not None:
         n = max(len(termrl_drop), 1)
-        for reason in ("error", "misaligned", "no_tokens"):
+        for reason in ("error", "misaligned", "no_tokens", "stopped"):
             log_metric(f"termrl/dropped_{reason}", sum(r == reason for r in termrl_drop) / n)
     return list(termrl_reward)
 

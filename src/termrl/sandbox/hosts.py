@@ -9,6 +9,7 @@ engines, with failover, is the multi-host provider's job -- issue 11 §2.)
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import docker
 
@@ -21,15 +22,15 @@ def host_for(hosts: list[str], slot: int) -> str | None:
     return hosts[slot % len(hosts)] if hosts else None
 
 
-def docker_provider_for(hosts: list[str], slot: int = 0) -> DockerProvider:
-    """A DockerProvider on the engine of process ``slot``.
+def docker_provider_for(hosts: list[str], slot: int = 0, **settings: Any) -> DockerProvider:
+    """A DockerProvider on the engine of process ``slot`` (``settings``: DockerProvider's keywords).
 
     Raises:
         SandboxError: that engine does not answer (the message names it).
     """
     url = host_for(hosts, slot)
     if url is None:
-        return DockerProvider(docker_client())
+        return DockerProvider(docker_client(), **settings)
     try:
         # from_env with DOCKER_HOST set: TLS (DOCKER_TLS_VERIFY, DOCKER_CERT_PATH) and ssh:// as the docker CLI does.
         client = docker.from_env(timeout=300, environment={**os.environ, "DOCKER_HOST": url},
@@ -38,4 +39,4 @@ def docker_provider_for(hosts: list[str], slot: int = 0) -> DockerProvider:
     except docker.errors.DockerException as exc:
         raise SandboxError(f"sandbox.hosts[{hosts.index(url)}] = {url}: no Docker engine answers ({exc}) -- check "
                            "that dockerd runs there and is reachable from this node") from exc
-    return DockerProvider(client)
+    return DockerProvider(client, **settings)

@@ -34,9 +34,11 @@ from torch.nn.utils.rnn import pad_sequence
 
 from termrl.agent.loop import TermAgent
 from termrl.rewards.judges import get_judge
+from termrl.errors import StorageError
 from termrl.rollout.engine import Rollout, RolloutEngine, TrajectoryStore
 from termrl.rollout.episode import EpisodeConfig
 from termrl.rollout.sequences import episode_sequence, token_mismatches
+from termrl.rollout.shutdown import STOP
 from termrl.sandbox.hosts import docker_provider_for
 from termrl.sandbox.pool import PooledProvider
 from termrl.tasks import load_tasks
@@ -182,7 +184,8 @@ class Trainer:
         if len(config.sandbox.hosts) > 1:
             raise ValueError(f"sandbox.hosts lists {len(config.sandbox.hosts)} engines, but termrl's own trainer runs "
                              "on one -- list one, or train with --engine trl (one engine per process)")
-        self.provider = PooledProvider(docker_provider_for(config.sandbox.hosts), size=config.warm_pool)
+        self.provider = PooledProvider(docker_provider_for(config.sandbox.hosts, engine_retry_s=config.engine_retry_s),
+                                       size=config.warm_pool)
         judge = get_judge(config.judge) if config.judge != "none" else None
         self.episode_config = EpisodeConfig(judge=judge, weights=config.weights)
         agent_config = config.agent
@@ -193,6 +196,8 @@ class Trainer:
                                          episode_config=self.episode_config, max_concurrency=config.max_concurrency)
         self.metrics = MetricsLog(self.out)
         self.step = 0
+        self.saved_step = 0
+        """The step of the last checkpoint (a stop saves one if the model changed since)."""
         self.resume()
 
     # -- tasks ----------------------------------------------------------------------------
@@ -317,18 +322,22 @@ class Trainer:
     # -- the loop -------------------------------------------------------------------------
 
     def evaluate(self) -> dict[str, float]:
-        if not self.eval_tasks:
+        if not self.eval_tasks or STOP.requested:
             return {}
         rollout = self.eval_engine.run(self.eval_tasks, self.config.eval_group_size, step=self.step)
         summary = _rollout_summary(rollout, "eval/")
         self.metrics.log(self.step, summary)
         return summary
 
-    def train_step(self) -> dict[str, float]:
+    def train_step(self) -> dict[str, float] | None:
+        """One step; None when the run was stopped before its update (its rollouts stay stored for a resume)."""
         t0 = time.monotonic()
         rollout = self.engine.run(self.select_tasks(self.step), self.config.grpo.group_size, step=self.step)
         t1 = time.monotonic()
+        if STOP.requested or not rollout.complete:
+            return None
         samples, filter_stats = self.build_samples(rollout)
+        log.info("step %d: updating on %d samples", self.step, len(samples))
         stats = self.update(samples)
         self.step += 1
         metrics = {**_rollout_summary(rollout, "train/"), **filter_stats, **stats,
@@ -342,17 +351,25 @@ class Trainer:
         try:
             if cfg.eval_every and self.step == 0 and not (self.out / "eval.jsonl").exists():
                 self.evaluate()
-            while self.step < cfg.steps:
+            while self.step < cfg.steps and not STOP.requested:
                 if cfg.time_budget_min and time.monotonic() - started > cfg.time_budget_min * 60:
                     log.warning("time budget of %s min reached at step %d", cfg.time_budget_min, self.step)
                     break
                 metrics = self.train_step()
+                if metrics is None:
+                    break
                 if progress:
                     progress(self.step, metrics)
                 if self.step % cfg.checkpoint_every == 0 or self.step == cfg.steps:
                     self.save()
                 if cfg.eval_every and self.step % cfg.eval_every == 0:
                     self.evaluate()
+            if STOP.requested and self.step > self.saved_step:
+                try:
+                    self.save()  # the update done since the last checkpoint is not lost
+                except (OSError, StorageError) as exc:
+                    log.error("could not save a checkpoint while stopping: %s (resuming starts from step %d)",
+                              exc, self.saved_step)
         finally:
             self.provider.close()
 
@@ -382,6 +399,7 @@ class Trainer:
         kept = sorted(p for p in (self.out / "checkpoints").glob("step-*") if p.is_dir())
         for old in kept[: -self.config.keep_checkpoints]:
             shutil.rmtree(old, ignore_errors=True)
+        self.saved_step = self.step
         return ckpt
 
     def resume(self) -> bool:
@@ -401,7 +419,7 @@ class Trainer:
         rng = torch.load(ckpt / "rng.pt", weights_only=False)
         random.setstate(rng["python"])
         torch.set_rng_state(rng["torch"])
-        self.step = json.loads((ckpt / "state.json").read_text())["step"]
+        self.step = self.saved_step = json.loads((ckpt / "state.json").read_text())["step"]
         log.info("resumed from %s at step %d", ckpt, self.step)
         return True
 
