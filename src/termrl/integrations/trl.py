@@ -193,7 +193,6 @@ class TermrlRollout:
         self.agent_config = config.agent
         self.provider = None
         self._openai = None
-        self.rank: int | None = None
         self.last_keys: list[str] = []
         """The episode keys of the latest call, in sample order (for checks and logs)."""
         self.totals = {"episodes": 0, "dropped_error": 0, "dropped_misaligned": 0, "dropped_no_tokens": 0,
