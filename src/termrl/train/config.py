@@ -14,6 +14,9 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 import yaml
 
+from termrl.train.curriculum import AnnealConfig, CurriculumConfig
+from termrl.train.sampling import DynamicSamplingConfig
+
 
 @dataclass
 class ModelConfig:
@@ -41,6 +44,23 @@ class TasksConfig:
     """[first, last) seeds of training instances."""
     eval_seeds: list[int] = field(default_factory=lambda: [1000, 1016])
     """[first, last) seeds of held-out instances (disjoint from training)."""
+    families: list[str] = field(default_factory=list)
+    """More generator families besides ``family``, at the same difficulties and seeds (a mixed set)."""
+    difficulties: list[int] = field(default_factory=list)
+    """Several difficulties (1..3) of the families at once; empty = just ``difficulty``."""
+    pass_rate: list[float] | None = None
+    """[low, high]: train only on tasks whose measured pass rate (termrl tasks difficulty) lies within; null = all."""
+    pass_rate_policy: str | None = None
+    """Whose pass rates to filter and stage on (a key `termrl tasks difficulty` printed); null = this run's model."""
+    pass_rate_missing: Literal["keep", "drop"] = "keep"
+    """Tasks with no stored estimate for that policy: kept or dropped by the filter."""
+
+    def __post_init__(self) -> None:
+        if self.pass_rate is not None and (len(self.pass_rate) != 2 or not
+                                           0.0 <= self.pass_rate[0] <= self.pass_rate[1] <= 1.0):
+            raise ValueError(f"tasks.pass_rate must be [low, high] with 0 <= low <= high <= 1, got {self.pass_rate}")
+        if any(d not in (1, 2, 3) for d in self.difficulties):
+            raise ValueError(f"tasks.difficulties must hold values 1, 2 or 3, got {self.difficulties}")
 
 
 @dataclass
@@ -111,12 +131,17 @@ class TrainConfig:
     agent: AgentSettings = field(default_factory=AgentSettings)
     grpo: GRPOConfig = field(default_factory=GRPOConfig)
     optim: OptimConfig = field(default_factory=OptimConfig)
+    sampling: DynamicSamplingConfig = field(default_factory=DynamicSamplingConfig)
+    curriculum: CurriculumConfig = field(default_factory=CurriculumConfig)
+    anneal: AnnealConfig = field(default_factory=AnnealConfig)
 
     def __post_init__(self) -> None:
         if self.steps < 1:
             raise ValueError(f"steps must be >= 1, got {self.steps}")
         if self.grpo.group_size < 2:
             raise ValueError(f"grpo.group_size must be >= 2 (advantages are group-relative), got {self.grpo.group_size}")
+        if self.anneal.judge_weight_to is not None and self.anneal.over == "stages" and not self.curriculum.enabled:
+            raise ValueError("anneal.over: stages needs curriculum.enabled: true -- or anneal over steps")
 
 
 def _check(value: Any, hint: Any, key: str) -> Any:
@@ -169,7 +194,8 @@ def _build(cls: type, data: dict[str, Any], where: str) -> Any:
 
 
 SECTIONS = {"model": ModelConfig, "tasks": TasksConfig, "agent": AgentSettings, "grpo": GRPOConfig,
-            "optim": OptimConfig}
+            "optim": OptimConfig, "sampling": DynamicSamplingConfig, "curriculum": CurriculumConfig,
+            "anneal": AnnealConfig}
 
 
 def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> TrainConfig:
