@@ -155,3 +155,18 @@ def bucket(rate: float) -> str:
         if lo < rate <= hi:
             return name
     return "(0.75, 1)"
+
+
+def pass_rate_distribution(tasks: list[Task]) -> dict[str, dict[str, int]]:
+    """Per policy key with estimates for any of ``tasks``: how many tasks fall in each bucket (and ``unmeasured``)."""
+    stored = [load_pass_rates(t) for t in tasks]
+    keys = sorted({k for s in stored for k in s})
+    out: dict[str, dict[str, int]] = {}
+    for key in keys:
+        counts = {name: 0 for _, _, name in BUCKETS}
+        for s in stored:
+            if key in s:
+                counts[bucket(s[key].rate)] += 1
+        counts["unmeasured"] = sum(key not in s for s in stored)
+        out[key] = counts
+    return out
