@@ -88,6 +88,11 @@ def export_model(path: str | Path, out: str | Path) -> Path:
             model = model.merge_and_unload()
         else:
             model.load_state_dict(state)
+        # A model read from GGUF is dequantized to plain tensors on load, but transformers still marks it as
+        # "quantized with gguf" and refuses to save it: drop the mark, the weights are ordinary float tensors.
+        model.hf_quantizer = None
+        if getattr(model.config, "quantization_config", None) is not None:
+            del model.config.quantization_config
         tmp = out.with_name(out.name + f".{os.getpid()}.tmp")
         shutil.rmtree(tmp, ignore_errors=True)
         model.save_pretrained(tmp, safe_serialization=True)
