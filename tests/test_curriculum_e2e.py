@@ -24,6 +24,7 @@ from termrl.train.config import load_config
 from termrl.train.trainer import Trainer
 
 TERMRL = str(Path(sys.executable).with_name("termrl"))
+pytestmark = pytest.mark.timeout(1500)  # a loaded 2-core machine; alone it takes a few minutes
 
 
 def _config(out: Path, **extra):
@@ -130,3 +131,40 @@ def test_checkpoint_evaluates_and_exports_as_a_hf_folder(run_dir, tmp_path):
     proc = subprocess.run([TERMRL, "export-model", str(run_dir), "--out", str(out)], capture_output=True, text=True,
                           env=env)
     assert proc.returncode == 2 and "not empty" in proc.stderr
+
+
+def test_difficulty_measures_stores_and_filters_pass_rates(tmp_path, monkeypatch):
+    import termrl.tasks.passrate as passrate
+    from termrl.tasks import load_tasks
+    from termrl.tasks.easy import generate_easy
+
+    dataset = tmp_path / "set"
+    for seed in (0, 1):
+        generate_easy(seed, 1, dataset)
+    env = {**os.environ, "COLUMNS": "200", "TERMRL_CACHE": str(tmp_path / "cache")}
+
+    def termrl(*args: str) -> subprocess.CompletedProcess:
+        proc = subprocess.run([TERMRL, *args], capture_output=True, text=True, timeout=900, env=env)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return proc
+
+    proc = termrl("tasks", "difficulty", str(dataset), "--agent", "oracle", "--k", "2", "--json",
+                  "--out", str(tmp_path / "runs"))
+    lines = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    assert len(lines) == 2
+    for line in lines:
+        assert line["policy"] == "oracle" and (line["resolved"], line["episodes"]) == (2, 2)
+        assert line["rate"] == 1.0 and 0.3 < line["low"] < 0.4 and line["high"] == 1.0  # Wilson, 2/2
+    termrl("tasks", "difficulty", str(dataset / "easy-files-s0-d1"), "--agent", "nop", "--k", "1",
+           "--out", str(tmp_path / "runs"))
+    stats = json.loads(termrl("tasks", "stats", str(dataset), "--json").stdout)
+    assert stats["pass_rates"]["oracle"]["1"] == 2
+    assert stats["pass_rates"]["nop"]["0"] == 1 and stats["pass_rates"]["nop"]["unmeasured"] == 1
+    assert "pass rate of nop" in termrl("tasks", "stats", str(dataset)).stdout
+
+    monkeypatch.setattr(passrate, "CACHE_DIR", tmp_path / "cache")  # read what the command stored
+    tasks = load_tasks([dataset]).tasks
+    rates = passrate.pass_rates_for(tasks, "nop")
+    assert rates == {"easy-files-s0-d1": 0.0, "easy-files-s1-d1": None}
+    kept, counts = passrate.filter_by_pass_rate(tasks, rates, [0.1, 1.0], "keep")
+    assert [t.name for t in kept] == ["easy-files-s1-d1"] and counts["too_hard"] == 1

@@ -51,7 +51,8 @@ class TasksConfig:
     pass_rate: list[float] | None = None
     """[low, high]: train only on tasks whose measured pass rate (termrl tasks difficulty) lies within; null = all."""
     pass_rate_policy: str | None = None
-    """Whose pass rates to filter and stage on (a key `termrl tasks difficulty` printed); null = this run's model."""
+    """Whose pass rates to filter and stage on (a key `termrl tasks difficulty` printed); null = this run's
+    model."""
     pass_rate_missing: Literal["keep", "drop"] = "keep"
     """Tasks with no stored estimate for that policy: kept or dropped by the filter."""
 

@@ -33,7 +33,8 @@ class CurriculumConfig:
     enabled: bool = False
     """Train in stages, easy to hard (off: every step draws from all training tasks)."""
     stage_by: Literal["difficulty", "pass_rate"] = "difficulty"
-    """How tasks are staged: their difficulty label (task.toml), or their measured pass rate (termrl tasks difficulty)."""
+    """How tasks are staged: their difficulty label (task.toml), or their measured pass rate
+    (``termrl tasks difficulty``)."""
     stages: list[str] = field(default_factory=lambda: ["easy", "medium", "hard,extremely_hard"])
     """stage_by difficulty: the labels of each stage, in order; several labels comma-separated."""
     pass_rate_bounds: list[float] = field(default_factory=lambda: [0.5, 0.2])

@@ -27,11 +27,13 @@ class DynamicSamplingConfig:
     oversample: float = 1.5
     """Tasks drawn per round = ceil(tasks_per_step x oversample) (>= 1)."""
     max_rounds: int = 3
-    """Rounds of drawing per step at most: the bound (a step costs at most max_rounds x drawn x group_size episodes)."""
+    """Rounds of drawing per step at most: the bound (a step costs at most
+    max_rounds x ceil(tasks_per_step x oversample) x group_size episodes)."""
 
     def __post_init__(self) -> None:
         if self.oversample < 1.0:
-            raise ValueError(f"sampling.oversample must be >= 1 (draw at least what a step needs), got {self.oversample}")
+            raise ValueError(f"sampling.oversample must be >= 1 (draw at least what a step needs), "
+                             f"got {self.oversample}")
         if self.max_rounds < 1:
             raise ValueError(f"sampling.max_rounds must be >= 1, got {self.max_rounds}")
 
@@ -89,7 +91,8 @@ def fill_step(draw: Callable[[int, int], dict[str, list[dict[str, Any]]]], need:
         The kept groups' names (in draw order) and the report. Possibly empty: the caller then skips the update.
     """
     if need < 1 or per_round < 1 or max_rounds < 1:
-        raise ValueError(f"fill_step: need, per_round and max_rounds must be >= 1 (got {need}, {per_round}, {max_rounds})")
+        raise ValueError(f"fill_step: need, per_round and max_rounds must be >= 1 "
+                         f"(got {need}, {per_round}, {max_rounds})")
     kept: list[str] = []
     rounds = drawn = dropped = excess = episodes = 0
     while len(kept) < need and rounds < max_rounds:

@@ -161,7 +161,8 @@ class Trainer:
         make_agent = lambda: TermAgent(self.policy, agent_config)  # noqa: E731
         # Training rewards may be annealed step by step; held-out evaluation keeps the configured weights.
         self.engine = RolloutEngine(self.provider, make_agent, store=TrajectoryStore(self.out / "rollouts.jsonl"),
-                                    episode_config=dataclasses.replace(self.episode_config), max_concurrency=config.max_concurrency)
+                                    episode_config=dataclasses.replace(self.episode_config),
+                                    max_concurrency=config.max_concurrency)
         self.eval_engine = RolloutEngine(self.provider, make_agent, store=TrajectoryStore(self.out / "eval.jsonl"),
                                          episode_config=self.episode_config, max_concurrency=config.max_concurrency)
         self.metrics = MetricsLog(self.out)
@@ -186,7 +187,8 @@ class Trainer:
                         for seed in range(seeds[0], seeds[1]):
                             existing = folder / instance_name(family, seed, difficulty)
                             # A resumed run finds its instances already written (generation is deterministic).
-                            paths.append(existing if existing.is_dir() else generate(family, seed, difficulty, folder))
+                            paths.append(existing if existing.is_dir()
+                                         else generate(family, seed, difficulty, folder))
                 target.extend(load_tasks(paths).tasks)
         if not train:
             raise ValueError("no training tasks: set tasks.train (folders) or tasks.family in the config")
