@@ -168,3 +168,28 @@ def test_difficulty_measures_stores_and_filters_pass_rates(tmp_path, monkeypatch
     assert rates == {"easy-files-s0-d1": 0.0, "easy-files-s1-d1": None}
     kept, counts = passrate.filter_by_pass_rate(tasks, rates, [0.1, 1.0], "keep")
     assert [t.name for t in kept] == ["easy-files-s1-d1"] and counts["too_hard"] == 1
+
+
+@pytest.mark.skipif(not os.environ.get("TERMRL_LLAMA_CPP"), reason="set TERMRL_LLAMA_CPP to a llama.cpp source folder "
+                    "(convert_hf_to_gguf.py, gguf-py/, conversion/; its requirements installed) to run this check")
+def test_exported_model_converts_with_llama_cpp(run_dir, tmp_path):
+    from gguf import GGUFReader
+
+    from termrl.train.export import export_model
+
+    llama = Path(os.environ["TERMRL_LLAMA_CPP"])
+    folder = export_model(run_dir, tmp_path / "hf")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(llama / "gguf-py"), str(llama), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, str(llama / "convert_hf_to_gguf.py"), str(folder), "--outfile",
+                           str(tmp_path / "model.gguf"), "--outtype", "f32"], capture_output=True, text=True,
+                          timeout=900, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    fields = GGUFReader(tmp_path / "model.gguf").fields
+
+    def text(key: str) -> str:
+        return bytes(fields[key].parts[-1]).decode()
+
+    assert text("general.architecture") == "llama"
+    assert text("tokenizer.ggml.pre") == "smollm"  # the converter recognised the exported tokenizer
+    assert "<|im_start|>" in text("tokenizer.chat_template")
