@@ -38,7 +38,9 @@ def train(
             progress.console.print(
                 f"step {step}: reward {m.get('train/reward_mean', 0):.3f} resolved {m.get('train/resolved_rate', 0):.2f} "
                 f"loss {m.get('loss', 0):.4f} clip {m.get('clip_fraction', 0):.3f} "
-                f"entropy {m.get('entropy', 0):.2f} tokens/s {m.get('tokens_per_s', 0):.0f}")
+                f"entropy {m.get('entropy', 0):.2f} tokens/s {m.get('tokens_per_s', 0):.0f} "
+                f"groups kept {m.get('sampling/kept', 0)}/{m.get('sampling/drawn', 0)}"
+                + (f" stage {m['curriculum/next_stage']}" if "curriculum/next_stage" in m else ""))
 
         try:
             trainer.train(progress=report)
