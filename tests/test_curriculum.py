@@ -17,6 +17,7 @@ from termrl.tasks.passrate import bucket, filter_by_pass_rate, load_pass_rates, 
 from termrl.train import curriculum as cur
 from termrl.train.config import load_config
 from termrl.train.sampling import fill_step, group_informative
+from termrl.types import EpisodeError, EpisodeResult, RewardParts, RewardWeights, TokenSegment, Trajectory
 
 from conftest import write_task
 
@@ -25,9 +26,12 @@ def _task(name: str, difficulty: str = "easy"):
     return SimpleNamespace(name=name, metadata=SimpleNamespace(difficulty=difficulty))
 
 
-def _row(reward: float, error=None) -> dict:
-    return {"reward": reward, "error": error, "resolved": reward >= 1.0,
-            "trajectory": {"segments": [{"token_ids": [1, 2], "trainable": True}]}}
+def _episode(reward: float, error: str | None = None, trainable: bool = True) -> EpisodeResult:
+    trajectory = Trajectory(messages=(), steps=(), segments=(TokenSegment((1, 2), trainable, (-0.1, -0.2)),))
+    return EpisodeResult(
+        task="t", agent="termrl", tests={}, terminated=True, truncated=False,
+        error=EpisodeError(error, "boom") if error else None, duration_s=0.0, trajectory=trajectory,
+        parts=RewardParts(reward, reward, None, None, RewardWeights(), resolved=reward >= 1.0))
 
 
 # -- pass-rate filter ---------------------------------------------------------------------------
@@ -97,18 +101,17 @@ class _Draws:
         self.group_size = group_size
         self.calls: list[tuple[int, int]] = []
 
-    def __call__(self, round_: int, n: int) -> dict[str, list[dict]]:
+    def __call__(self, round_: int, n: int) -> dict[str, list[EpisodeResult]]:
         self.calls.append((round_, n))
         picked, self.pool = self.pool[:n], self.pool[n:]
-        return {name: [_row(float(ok and i == 0)) for i in range(self.group_size)] for name, ok in picked}
+        return {name: [_episode(float(ok and i == 0)) for i in range(self.group_size)] for name, ok in picked}
 
 
 def test_group_informative_uses_valid_episodes_only():
-    assert group_informative([_row(1.0), _row(0.0)])
-    assert not group_informative([_row(1.0), _row(1.0)])
-    assert not group_informative([_row(1.0), _row(0.0, error={"boundary": "sandbox"})])  # one valid left
-    no_tokens = {**_row(0.0), "trajectory": {"segments": [{"token_ids": [1], "trainable": False}]}}
-    assert not group_informative([_row(1.0), no_tokens])
+    assert group_informative([_episode(1.0), _episode(0.0)])
+    assert not group_informative([_episode(1.0), _episode(1.0)])
+    assert not group_informative([_episode(1.0), _episode(0.0, error="sandbox")])  # one valid left
+    assert not group_informative([_episode(1.0), _episode(0.0, trainable=False)])  # no model token
 
 
 def test_dynamic_sampling_refills_until_the_step_is_full():
@@ -228,3 +231,10 @@ def test_judge_weight_annealing_schedule():
     got = [cur.annealed_weights(0.65, 0.35, stages, step=0, stage=s, n_stages=3)[1] for s in range(3)]
     assert got == [pytest.approx(0.35), pytest.approx(0.2), pytest.approx(0.05)]
     assert cur.annealed_weights(0.65, 0.35, stages, step=0, stage=0, n_stages=1)[1] == pytest.approx(0.05)
+
+
+def test_easy_files_labels_its_levels(tmp_path):
+    from termrl.tasks.easy import generate_easy
+
+    labels = [load_task(generate_easy(0, d, tmp_path)).metadata.difficulty for d in (1, 2, 3)]
+    assert labels == ["easy", "medium", "hard"]  # a curriculum can stage the family by label

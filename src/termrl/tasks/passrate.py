@@ -1,4 +1,4 @@
-"""Measured pass rates per task and policy, kept beside the task's validation record.
+"""Measured pass rates per task and policy, kept beside the task's validation record (tasks/records.py).
 
 ``termrl tasks difficulty`` runs a policy N times on each task and records how many episodes
 resolved it, with a Wilson score interval (it stays inside [0, 1] and is honest at 0/N and N/N,
@@ -20,7 +20,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal
 
-from termrl.images.build import CACHE_DIR
+from termrl.cache import CACHE_DIR
+from termrl.tasks.records import task_digest
 from termrl.types import Task
 
 
@@ -70,8 +71,6 @@ def policy_key(policy: str, model: str | None = None) -> str:
 
 
 def _digest(task: Task) -> str:
-    from termrl.tasks.validate import task_digest
-
     return task_digest(task.path)
 
 

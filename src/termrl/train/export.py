@@ -112,7 +112,7 @@ def export_model(path: str | Path, out: str | Path) -> Path:
 
 def checkpoint_model(path: str | Path) -> Path | None:
     """A cached Hugging Face folder of the checkpoint ``path`` names (exported on first use); None if no checkpoint."""
-    from termrl.images.build import CACHE_DIR
+    from termrl.cache import CACHE_DIR
 
     found = find_checkpoint(path)
     if found is None:

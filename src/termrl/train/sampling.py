@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
+
+from termrl.types import EpisodeResult
 
 
 @dataclass
@@ -62,26 +64,25 @@ class DrawReport:
                 "sampling/kept": self.kept, "sampling/excess": self.excess, "sampling/episodes": self.episodes}
 
 
-def row_valid(row: dict[str, Any]) -> bool:
+def episode_valid(episode: EpisodeResult) -> bool:
     """An episode that can train: no infrastructure error and at least one model token."""
-    if row.get("error") is not None:
+    if episode.error is not None or episode.trajectory is None:
         return False
-    segments = (row.get("trajectory") or {}).get("segments") or []
-    return any(seg.get("trainable") and seg.get("token_ids") for seg in segments)
+    return any(seg.trainable and seg.token_ids for seg in episode.trajectory.segments)
 
 
-def group_informative(rows: list[dict[str, Any]], tol: float = 1e-9) -> bool:
+def group_informative(episodes: list[EpisodeResult], tol: float = 1e-9) -> bool:
     """True when the group's valid episodes (at least two) do not all have the same reward."""
-    rewards = [float(r["reward"]) for r in rows if row_valid(r)]
+    rewards = [e.reward for e in episodes if episode_valid(e)]
     return len(rewards) >= 2 and max(rewards) - min(rewards) > tol
 
 
-def fill_step(draw: Callable[[int, int], dict[str, list[dict[str, Any]]]], need: int, per_round: int,
+def fill_step(draw: Callable[[int, int], dict[str, list[EpisodeResult]]], need: int, per_round: int,
               max_rounds: int) -> tuple[list[str], DrawReport]:
     """Draw rounds of groups until ``need`` informative ones are kept or ``max_rounds`` rounds are drawn.
 
     Args:
-        draw: ``draw(round, n)`` runs up to ``n`` new groups and returns {group name: episode rows};
+        draw: ``draw(round, n)`` runs up to ``n`` new groups and returns {group name: its episodes};
             fewer (or none) when the task pool is exhausted, which also ends the drawing.
         need: informative groups a step trains on.
         per_round: groups drawn per round.
@@ -98,10 +99,10 @@ def fill_step(draw: Callable[[int, int], dict[str, list[dict[str, Any]]]], need:
     while len(kept) < need and rounds < max_rounds:
         groups = draw(rounds, per_round)
         rounds += 1
-        for name, rows in groups.items():
+        for name, group in groups.items():
             drawn += 1
-            episodes += len(rows)
-            if not group_informative(rows):
+            episodes += len(group)
+            if not group_informative(group):
                 dropped += 1
             elif len(kept) < need:
                 kept.append(name)

@@ -35,9 +35,8 @@ from typing import Any
 import torch
 from torch.nn.utils.rnn import pad_sequence
 
-from termrl.agent.loop import AgentConfig, TermAgent
+from termrl.agent.loop import TermAgent
 from termrl.rewards.judges import get_judge
-from termrl.rewards.scoring import RewardWeights
 from termrl.rollout.engine import Rollout, RolloutEngine, TrajectoryStore
 from termrl.rollout.episode import EpisodeConfig
 from termrl.sandbox.docker import DockerProvider
@@ -48,7 +47,7 @@ from termrl.train.config import TrainConfig
 from termrl.train.forward import batch_logps, micro_batches, shared_prefix_len
 from termrl.train.grpo import group_advantages, informative_groups, policy_loss
 from termrl.train.sampling import fill_step
-from termrl.types import Task
+from termrl.types import EpisodeResult, RewardWeights, Task, episode_from_row
 
 log = logging.getLogger(__name__)
 
@@ -63,21 +62,33 @@ class Sample:
     """The rollout group (task): sequences of one group share their prompt and train together."""
 
 
-def sample_from_row(row: dict[str, Any]) -> Sample | None:
-    """The token sequence of one episode, or None if it has no model tokens."""
-    segments = (row.get("trajectory") or {}).get("segments") or []
+def sample_from_episode(result: EpisodeResult) -> Sample | None:
+    """The token sequence of one episode, or None if it has no model tokens.
+
+    Raises:
+        ValueError: a trainable segment without one sampled log-prob per token (the policy-gradient
+            ratio needs them; a silent 0.0 would make it wrong).
+    """
+    segments = result.trajectory.segments if result.trajectory is not None else ()
     tokens: list[int] = []
     mask: list[float] = []
     logp: list[float] = []
-    for seg in segments:
-        ids = seg["token_ids"]
-        tokens += ids
-        mask += [1.0 if seg["trainable"] else 0.0] * len(ids)
-        lp = seg.get("logprobs") or []
-        logp += list(lp) if seg["trainable"] and len(lp) == len(ids) else [0.0] * len(ids)
+    for n, seg in enumerate(segments):
+        tokens += seg.token_ids
+        mask += [1.0 if seg.trainable else 0.0] * len(seg.token_ids)
+        if seg.trainable and len(seg.logprobs) != len(seg.token_ids):
+            raise ValueError(f"episode of {result.task!r}: trainable segment {n} has {len(seg.token_ids)} tokens but "
+                             f"{len(seg.logprobs)} log-probs -- fix: sample with a policy that returns log-probs "
+                             "(hf, or openai with logprobs on)")
+        logp += list(seg.logprobs) if seg.trainable else [0.0] * len(seg.token_ids)
     if not any(mask):
         return None
     return Sample(torch.tensor(tokens), torch.tensor(mask), torch.tensor(logp), 0.0)
+
+
+def sample_from_row(row: dict[str, Any]) -> Sample | None:
+    """:func:`sample_from_episode` of a ``rollouts.jsonl`` row."""
+    return sample_from_episode(episode_from_row(row))
 
 
 class MetricsLog:
@@ -103,19 +114,20 @@ class MetricsLog:
 
 
 def _rollout_summary(rollout: Rollout, prefix: str) -> dict[str, float]:
-    rows = [r for group in rollout.groups.values() for r in group]
-    if not rows:
+    results = [r for group in rollout.groups.values() for r in group]
+    if not results:
         return {}
-    rewards = torch.tensor([float(r["reward"]) for r in rows])
+    rewards = torch.tensor([r.reward for r in results])
     out = {
         f"{prefix}reward_mean": float(rewards.mean()),
         f"{prefix}reward_std": float(rewards.std(unbiased=False)),
-        f"{prefix}resolved_rate": sum(bool(r["resolved"]) for r in rows) / len(rows),
-        f"{prefix}episodes": len(rows),
-        f"{prefix}errors": sum(r.get("error") is not None for r in rows),
+        f"{prefix}resolved_rate": sum(r.resolved for r in results) / len(results),
+        f"{prefix}episodes": len(results),
+        f"{prefix}errors": sum(r.error is not None for r in results),
     }
-    tests = [r["test_score"] for r in rows if r.get("test_score") is not None]
-    judges = [r["judge_score"] for r in rows if r.get("judge_score") is not None]
+    # reference agents have no trajectory: their test score is the script's reward, not partial credit
+    tests = [r.test_score for r in results if r.trajectory is not None]
+    judges = [r.judge_score for r in results if r.judge_score is not None]
     if tests:
         out[f"{prefix}test_score"] = sum(tests) / len(tests)
     if judges:
@@ -132,6 +144,9 @@ class Trainer:
         self.out.mkdir(parents=True, exist_ok=True)
         (self.out / "config.json").write_text(json.dumps(asdict(config), indent=1))
         _seed_all(config.seed)
+        self.train_tasks, self.eval_tasks = self._load_tasks()  # before the model: a bad task list fails fast
+        self.stages = self._stages()  # [] without a curriculum
+        self.curriculum = cur.CurriculumState()
         self.policy = HFPolicy(model=config.model.path, private=True)  # its own weights: trained in place
         self.model = self.policy.model
         if config.model.lora:
@@ -148,16 +163,10 @@ class Trainer:
         params = [p for p in self.model.parameters() if p.requires_grad]
         self.optimizer = torch.optim.AdamW(params, lr=config.optim.lr, weight_decay=config.optim.weight_decay,
                                            betas=tuple(config.optim.betas), fused=True)
-        self.train_tasks, self.eval_tasks = self._load_tasks()
-        self.stages = self._stages()  # [] without a curriculum
-        self.curriculum = cur.CurriculumState()
         self.provider = PooledProvider(DockerProvider(), size=config.warm_pool)
-        a = config.agent
-        judge = get_judge(a.judge) if a.judge != "none" else None
-        self.episode_config = EpisodeConfig(judge=judge, weights=RewardWeights(a.test_weight, a.judge_weight))
-        agent_config = AgentConfig(action_format=a.action_format, max_turns=a.max_turns,
-                                   max_total_tokens=a.max_total_tokens, max_tokens_per_turn=a.max_tokens_per_turn,
-                                   temperature=a.temperature)
+        judge = get_judge(config.judge) if config.judge != "none" else None
+        self.episode_config = EpisodeConfig(judge=judge, weights=config.weights)
+        agent_config = config.agent
         make_agent = lambda: TermAgent(self.policy, agent_config)  # noqa: E731
         # Training rewards may be annealed step by step; held-out evaluation keeps the configured weights.
         self.engine = RolloutEngine(self.provider, make_agent, store=TrajectoryStore(self.out / "rollouts.jsonl"),
@@ -259,11 +268,11 @@ class Trainer:
     def build_samples(self, rollout: Rollout) -> tuple[list[Sample], dict[str, float]]:
         g = self.config.grpo
         samples, skipped, masked = [], 0, 0
-        for name, rows in rollout.groups.items():
-            built = [sample_from_row(r) if r.get("error") is None else None for r in rows]
+        for name, results in rollout.groups.items():
+            built = [sample_from_episode(r) if r.error is None else None for r in results]
             valid = torch.tensor([b is not None for b in built])
             masked += int((~valid).sum())
-            rewards = torch.tensor([float(r["reward"]) for r in rows])
+            rewards = torch.tensor([r.reward for r in results])
             if not informative_groups([rewards], [valid])[0]:
                 skipped += 1
                 continue
@@ -357,9 +366,9 @@ class Trainer:
         cfg, g = self.config, self.config.grpo
         t0 = time.monotonic()
         weights = self._anneal()
-        drawn: dict[str, list[dict[str, Any]]] = {}
+        drawn: dict[str, list[EpisodeResult]] = {}
 
-        def draw(round_: int, n: int) -> dict[str, list[dict[str, Any]]]:
+        def draw(round_: int, n: int) -> dict[str, list[EpisodeResult]]:
             tasks = self.select_tasks(self.step, round_, n, exclude=set(drawn))
             groups = self.engine.run(tasks, g.group_size, step=self.step).groups if tasks else {}
             drawn.update(groups)
@@ -380,20 +389,20 @@ class Trainer:
         return metrics
 
     def _anneal(self) -> tuple[float, float]:
-        a = self.config.agent
-        weights = cur.annealed_weights(a.test_weight, a.judge_weight, self.config.anneal, step=self.step,
+        w = self.config.weights
+        weights = cur.annealed_weights(w.test, w.judge, self.config.anneal, step=self.step,
                                        stage=self.curriculum.stage, n_stages=len(self.stages) or 1)
-        self.engine.config.weights = RewardWeights(*weights)
+        self.engine.config.weights = RewardWeights(*weights)  # (test 0 and judge 0 cannot happen: the sum is kept)
         return weights
 
-    def _observe(self, groups: dict[str, list[dict[str, Any]]]) -> dict[str, float]:
+    def _observe(self, groups: dict[str, list[EpisodeResult]]) -> dict[str, float]:
         """Feed the step's current-stage resolved rate to the curriculum; its metrics."""
         if not self.stages:
             return {}
         stage = self.curriculum.stage
         members = {t.name for t in self.stages[stage]}
-        rows = [r for name, group in groups.items() if name in members for r in group]
-        rate = sum(bool(r["resolved"]) for r in rows) / len(rows) if rows else None
+        episodes = [e for name, group in groups.items() if name in members for e in group]
+        rate = sum(e.resolved for e in episodes) / len(episodes) if episodes else None
         self.curriculum = cur.observe(self.curriculum, rate, step=self.step, config=self.config.curriculum,
                                       n_stages=len(self.stages))
         if self.curriculum.stage != stage:
