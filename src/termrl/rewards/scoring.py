@@ -22,7 +22,7 @@ The choices, and why:
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from termrl.errors import JudgeError
@@ -110,6 +110,10 @@ class RewardParts:
     """Why the judge failed; the reward then comes from the tests alone."""
     weights_used: RewardWeights
     """The normalised weights actually applied (``judge=0`` when the judge did not count)."""
+    judge_parts: dict[str, float] = field(default_factory=dict)
+    """The judge's per-criterion scores (empty without a verdict)."""
+    judge_explanation: str = ""
+    """The judge's reasons, as it gave them."""
 
     def to_json(self) -> dict[str, Any]:
         return {"reward": self.reward, "test_score": self.test_score, "judge_score": self.judge_score,
@@ -146,7 +150,8 @@ def combine(test: float, judge: Score | None, judge_error: str | None = None,
     used = weights.normalised
     reward = used.test * test + used.judge * judge.value
     return RewardParts(reward=_clamp01(reward), test_score=float(test), judge_score=judge.value,
-                       judge_error=None, weights_used=used)
+                       judge_error=None, weights_used=used, judge_parts=dict(judge.parts),
+                       judge_explanation=judge.explanation)
 
 
 def episode_reward(episode: EpisodeResult, *, trajectory: Trajectory | None = None, instruction: str = "",

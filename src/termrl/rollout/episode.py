@@ -96,6 +96,8 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
         "test_score": parts.test_score,
         "judge_score": parts.judge_score,
         "judge_error": parts.judge_error,
+        "judge_parts": parts.judge_parts,
+        "judge_explanation": parts.judge_explanation,
         "n_turns": len(trajectory.steps),
         "n_tokens": trajectory.n_tokens,
         "end_reason": trajectory.end_reason,

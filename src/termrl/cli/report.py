@@ -1,0 +1,53 @@
+"""`termrl report` and `termrl export`: look at runs in a browser, share them as a dataset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from termrl.cli.app import app
+from termrl.cli.common import console, fail
+
+
+def _load_runs(paths: list[Path]):
+    from termrl.eval.runs import load_run
+
+    runs, seen = [], set()
+    for path in paths:
+        try:
+            run = load_run(path)
+        except ValueError as exc:
+            fail(str(exc))
+        name, n = run.name, 2
+        while name in seen:  # two folders with one name: tell them apart
+            name, n = f"{run.name} ({n})", n + 1
+        seen.add(name)
+        runs.append(run if name == run.name else type(run)(name, run.path, run.episodes, run.metrics, run.config,
+                                                          run.skipped_lines))
+    return runs
+
+
+@app.command()
+def report(
+    runs: list[Path] = typer.Argument(..., help="Run folders (the --out of termrl run/eval/train); several = side "
+                                      "by side, the first is the baseline of the differences."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Report folder (default: RUN/report for one run, "
+                                       "runs/report for several)."),
+    open_it: bool = typer.Option(False, "--open", help="Open the report in the default browser."),
+) -> None:
+    """Write a static HTML report (works from file://, no server, no network): overview, training curves,
+    per-task table with differences between runs, and a turn-by-turn trajectory viewer."""
+    from termrl.eval.html_report import write_report
+
+    loaded = _load_runs(runs)
+    out = out or (runs[0] / "report" if len(runs) == 1 else Path("runs/report"))
+    index = write_report(loaded, out)
+    n = sum(len(r.rows()) for r in loaded)
+    console.print(f"report of {len(loaded)} run(s), {n} episodes: {index}")
+    console.print(f"open file://{index.resolve()}")
+    if open_it:
+        import webbrowser
+
+        webbrowser.open(index.resolve().as_uri())
