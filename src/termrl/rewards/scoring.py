@@ -21,8 +21,11 @@ The choices, and why:
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from termrl.errors import JudgeError
@@ -32,7 +35,8 @@ if TYPE_CHECKING:
     from termrl.rewards.judges import Judge
 
 
-def test_score(verifier: VerifierResult | None, nop_passing: set[str] | None = None) -> float:
+def test_score(verifier: VerifierResult | None, nop_passing: set[str] | None = None,
+               weights: dict[str, float] | None = None) -> float:
     """The episode's test score in [0, 1].
 
     Args:
@@ -40,6 +44,9 @@ def test_score(verifier: VerifierResult | None, nop_passing: set[str] | None = N
             (the sandbox or the policy failed first), which scores 0.
         nop_passing: names of the tests the no-op agent passes (from task validation); they
             are left out of partial credit. None or empty: every test counts.
+        weights: the task's test weights (``tests/test_weights.json``, see :func:`task_test_weights`):
+            each test counts by its weight instead of equally; a test the weights do not name
+            counts 0. None: every test weighs the same.
 
     A truncated episode (turn, token or time limit) is scored from its tests like any other:
     truncation is not failure.
@@ -50,10 +57,47 @@ def test_score(verifier: VerifierResult | None, nop_passing: set[str] | None = N
     counted = {name: ok for name, ok in verifier.tests.items() if name not in (nop_passing or ())}
     if not counted:  # no per-test results, or every test passes without any work
         return reward
+    if weights is not None:  # --- weighted tests (the seed dataset's test_weights) ---
+        w = {name: _test_weight(weights, name) for name in counted}
+        total = sum(w.values())
+        if total <= 0:
+            return reward
+        passed_w = sum(w[name] for name, ok in counted.items() if ok)
+        if passed_w == total and reward < 1.0:  # one more failed test, of the mean weight
+            return passed_w / (total + total / len(counted))
+        return passed_w / total
     passed = sum(counted.values())
     if passed == len(counted) and reward < 1.0:
         return passed / (len(counted) + 1)
     return passed / len(counted)
+
+
+def _test_weight(weights: dict[str, float], name: str) -> float:
+    """A test's weight: by its full name, without pytest parameters, or without the ``test_`` prefix."""
+    base = re.sub(r"\[.*\]$", "", name)
+    for key in (name, base, base[5:] if base.startswith("test_") else None):
+        if key is not None and key in weights:
+            return float(weights[key])
+    return 0.0
+
+
+def task_test_weights(tests_dir: Path) -> dict[str, float] | None:
+    """The task's test weights from ``tests/test_weights.json`` (``{test name: weight}``), or None.
+
+    Raises:
+        ValueError: the file is not a JSON object of non-negative numbers (names the file).
+    """
+    path = Path(tests_dir) / "test_weights.json"
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: not readable as JSON ({exc}) -- fix: write {{\"test name\": weight}}") from exc
+    if not isinstance(data, dict) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in data.values()):
+        raise ValueError(f"{path}: expected a JSON object of test name -> weight >= 0")
+    return {str(k): float(v) for k, v in data.items()}
 
 
 # keep pytest from collecting the function above when a test module imports it
@@ -156,7 +200,7 @@ def combine(test: float, judge: Score | None, judge_error: str | None = None,
 
 def episode_reward(episode: EpisodeResult, *, trajectory: Trajectory | None = None, instruction: str = "",
                    judge: Judge | None = None, weights: RewardWeights | None = None,
-                   nop_passing: set[str] | None = None) -> RewardParts:
+                   nop_passing: set[str] | None = None, test_weights: dict[str, float] | None = None) -> RewardParts:
     """Score a finished episode: test score from its verifier, judge score from its trajectory.
 
     An episode that failed at a boundary (``episode.error``) scores 0 on the tests, as the
@@ -164,7 +208,7 @@ def episode_reward(episode: EpisodeResult, *, trajectory: Trajectory | None = No
     returned parts; the reward then comes from the tests alone. Without a trajectory (a
     reference agent) or a judge, only the tests count.
     """
-    test = 0.0 if episode.error is not None else test_score(episode.verifier, nop_passing)
+    test = 0.0 if episode.error is not None else test_score(episode.verifier, nop_passing, test_weights)
     if judge is None or trajectory is None:
         return combine(test, None, None, weights)
     try:

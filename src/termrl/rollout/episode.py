@@ -14,7 +14,7 @@ from termrl.errors import TermrlError
 from termrl.images.build import ImageConfig
 from termrl.rewards.verifier import verify
 from termrl.sandbox.base import SandboxProvider, SandboxSpec
-from termrl.rewards.scoring import RewardWeights, episode_reward
+from termrl.rewards.scoring import RewardWeights, episode_reward, task_test_weights
 from termrl.types import (AgentOutcome, EpisodeError, EpisodeResult, Task, Trajectory, VerifierResult,
                           trajectory_to_json)
 
@@ -89,8 +89,13 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
         return result
     from termrl.tasks.validate import nop_passing_tests  # (validate imports this module)
 
+    try:
+        test_weights = task_test_weights(task.tests_dir)
+    except ValueError as exc:  # a broken tests/test_weights.json is the task's fault: recorded, scores 0
+        test_weights, error = None, EpisodeError("task", str(exc))
+        result = dataclasses.replace(result, error=error, reward=0.0, resolved=False)
     parts = episode_reward(result, trajectory=trajectory, instruction=task.instruction, judge=config.judge,
-                           weights=config.weights, nop_passing=nop_passing_tests(task))
+                           weights=config.weights, nop_passing=nop_passing_tests(task), test_weights=test_weights)
     extra = {
         "policy": getattr(getattr(agent, "policy", None), "name", None),
         "test_score": parts.test_score,
