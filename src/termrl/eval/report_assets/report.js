@@ -374,11 +374,11 @@ function drawTaskTable(holder) {
       tr.appendChild(el("td", { cls: "num", text: c.resolved }));
       tr.appendChild(el("td", { cls: "num", text: fmt(c.pass_at_1, 2) }));
       tr.appendChild(el("td", { cls: "num", text: fmt(c.pass_at_k, 2) }));
-      tr.appendChild(el("td", { cls: "num", text: fmt(c.mean_reward) }));
+      tr.appendChild(el("td", { cls: "num", text: fmt(c.mean_reward, 3) }));
     });
     if (t.runs.length > 1) {
       [r.dReward, r.dPass].forEach(function (d) {
-        tr.appendChild(el("td", { cls: "num " + (d > 0 ? "pos" : d < 0 ? "neg" : ""), text: d === null ? "–" : (d > 0 ? "+" : "") + fmt(d) }));
+        tr.appendChild(el("td", { cls: "num " + (d > 0 ? "pos" : d < 0 ? "neg" : ""), text: d === null ? "–" : (d > 0 ? "+" : "") + d.toFixed(3) }));
       });
     }
     body.appendChild(tr);
