@@ -207,3 +207,34 @@ def test_report_of_a_folder_that_is_not_a_run(tmp_path):
     proc = termrl("report", str(tmp_path))
     assert proc.returncode == 2
     assert "not a run folder" in proc.stderr and "--out folder of termrl run" in proc.stderr
+
+
+def test_export_to_hf_round_trips(real_runs, tmp_path):
+    from datasets import load_from_disk
+
+    oracle, agent = real_runs
+    proc = termrl("export", str(agent), "--to", "hf", str(tmp_path / "ds"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    ds = load_from_disk(str(tmp_path / "ds"))
+    rows = [json.loads(line) for line in (agent / "episodes.jsonl").read_text().splitlines()]
+    assert len(ds) == len(rows) == 2
+    for record, row in zip(ds, rows):
+        assert record["task"] == row["task"] and record["source"] == "episodes" and record["run"] == "agent"
+        assert record["reward"] == pytest.approx(row["reward"]) and record["judge_score"] == pytest.approx(row["judge_score"])
+        assert {t["name"]: t["passed"] for t in record["tests"]} == row["tests"]
+        assert {p["criterion"]: p["score"] for p in record["judge_parts"]} == pytest.approx(row["judge_parts"])
+        messages = row["trajectory"]["messages"]
+        assert [(m["role"], m["content"]) for m in record["messages"]] == [(m["role"], m["content"]) for m in messages]
+        assert record["n_turns"] == row["n_turns"] and record["end_reason"] == row["end_reason"] == "finished"
+        assert json.loads(record["verifier"])["reward_source"] == row["verifier"]["reward_source"]
+
+    sft = tmp_path / "sft"
+    assert termrl("export", str(agent), "--to", "hf", str(sft), "--resolved-only").returncode == 0
+    sft_ds = load_from_disk(str(sft))
+    assert sft_ds["task"] == ["organize-files"]  # the one resolved episode
+    assert set(sft_ds.column_names) == {"messages", "task", "reward", "source", "key"}
+    assert [m["role"] for m in sft_ds[0]["messages"]][:3] == ["system", "user", "assistant"]
+
+    # the oracle run has no trajectories: nothing to learn from, said plainly
+    proc = termrl("export", str(oracle), "--to", "hf", str(tmp_path / "none"), "--resolved-only")
+    assert proc.returncode == 2 and "no resolved episodes with a trajectory to export" in proc.stderr

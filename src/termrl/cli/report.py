@@ -51,3 +51,31 @@ def report(
         import webbrowser
 
         webbrowser.open(index.resolve().as_uri())
+
+
+@app.command()
+def export(
+    run: Path = typer.Argument(..., help="A run folder (the --out of termrl run/eval/train)."),
+    to: str = typer.Option("hf", "--to", help="Export format: hf (a Hugging Face datasets dataset)."),
+    out: Path = typer.Argument(..., help="Folder to save the dataset into (datasets.load_from_disk reads it)."),
+    resolved_only: bool = typer.Option(False, "--resolved-only", help="Only resolved episodes, as an SFT set in chat "
+                                       "format (messages with role and content)."),
+    source: Optional[list[str]] = typer.Option(None, "--source", help="episodes | rollouts | eval (repeatable; "
+                                               "default: all the run has)."),
+) -> None:
+    """Export a run's episodes: messages, reward parts, tests, token ids and masks, metadata."""
+    from termrl.eval.export import export_hf
+    from termrl.eval.runs import SOURCES
+
+    if to != "hf":
+        fail(f"--to {to!r}: the only export format is hf")
+    for s in source or ():
+        if s not in SOURCES:
+            fail(f"--source {s!r}: use one of {', '.join(SOURCES)}")
+    (loaded,) = _load_runs([run])
+    try:
+        path, n = export_hf(loaded, out, resolved_only=resolved_only, sources=tuple(source or SOURCES))
+    except ValueError as exc:
+        fail(str(exc))
+    kind = "SFT examples" if resolved_only else "episodes"
+    console.print(f"exported {n} {kind} to {path} (datasets.load_from_disk({str(path)!r}))")

@@ -92,6 +92,24 @@ class OptimConfig:
 
 
 @dataclass
+class WandbConfig:
+    """Weights & Biases logging beside TensorBoard (needs ``pip install 'termrl[wandb]'``)."""
+
+    project: str = "termrl"
+    mode: Literal["offline", "online"] = "offline"
+    """offline: the run is written under OUT/wandb/ (upload later with ``wandb sync``); online: streamed."""
+    entity: str | None = None
+    name: str | None = None
+    """The W&B run name; None = the out_dir's folder name."""
+
+
+@dataclass
+class LoggingConfig:
+    wandb: WandbConfig | None = None
+    """W&B logging; absent = TensorBoard and metrics.jsonl only."""
+
+
+@dataclass
 class TrainConfig:
     out_dir: str = "runs/train"
     steps: int = 20
@@ -111,6 +129,7 @@ class TrainConfig:
     agent: AgentSettings = field(default_factory=AgentSettings)
     grpo: GRPOConfig = field(default_factory=GRPOConfig)
     optim: OptimConfig = field(default_factory=OptimConfig)
+    logging: LoggingConfig = field(default_factory=LoggingConfig)
 
     def __post_init__(self) -> None:
         if self.steps < 1:
@@ -122,6 +141,10 @@ class TrainConfig:
 def _check(value: Any, hint: Any, key: str) -> Any:
     """``value`` as the field's type, or a ValueError naming the key, the type wanted and the value given."""
     origin, args = get_origin(hint), get_args(hint)
+    if dataclasses.is_dataclass(hint):  # a nested settings block, e.g. logging.wandb
+        if not isinstance(value, dict):
+            raise ValueError(f"{key}: expected a mapping of settings, got {value!r}")
+        return _build(hint, value, key)
     if origin in (Union, UnionType):
         if value is None and type(None) in args:
             return None
@@ -169,7 +192,7 @@ def _build(cls: type, data: dict[str, Any], where: str) -> Any:
 
 
 SECTIONS = {"model": ModelConfig, "tasks": TasksConfig, "agent": AgentSettings, "grpo": GRPOConfig,
-            "optim": OptimConfig}
+            "optim": OptimConfig, "logging": LoggingConfig}
 
 
 def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> TrainConfig:

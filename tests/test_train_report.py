@@ -1,0 +1,104 @@
+"""A tiny real `termrl train` run (the embedded SmolLM2, real episodes in Docker) with W&B logging in
+offline mode and live progress; then its report in headless Chromium: the training curves and a
+rollout's trajectory as the model produced it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from browser import render
+
+TERMRL = [str(Path(sys.executable).with_name("termrl"))]
+
+
+@pytest.fixture(scope="module")
+def train_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("train") / "run"
+    sets = {"out_dir": str(out), "steps": 2, "eval_every": 2, "checkpoint_every": 2, "keep_checkpoints": 1,
+            "tasks.family": "easy-files", "tasks.train_seeds": "[0, 2]", "tasks.eval_seeds": "[1000, 1001]",
+            "grpo.group_size": 2, "grpo.tasks_per_step": 2, "agent.max_turns": 1, "agent.max_tokens_per_turn": 32,
+            "max_concurrency": 4, "warm_pool": 1, "time_budget_min": 30,
+            "logging.wandb.mode": "offline", "logging.wandb.project": "termrl-test"}
+    args = [a for k, v in sets.items() for a in ("--set", f"{k}={v}")]
+    proc = subprocess.run([*TERMRL, "train", "--config", "configs/cpu-smollm2.yaml", *args], capture_output=True,
+                          text=True, timeout=1200, cwd=Path(__file__).resolve().parents[1],
+                          env={**os.environ, "COLUMNS": "200", "WANDB_SILENT": "true"})
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return out, proc.stdout + proc.stderr
+
+
+def test_train_shows_live_progress(train_run):
+    _, output = train_run
+    text = " ".join(output.split())
+    for line in ("step 1/2 · rollout · ETA", "step 1/2 · update · ETA", "step 2/2 · rollout · ETA", "· eval · ETA"):
+        assert line in text, output[-3000:]
+    assert "(time budget)" in text  # before a step has finished, the 30-minute budget bounds the ETA
+    assert "step 1: reward" in text and "step 2: reward" in text
+
+
+def test_wandb_offline_run_holds_the_metrics(train_run):
+    out, _ = train_run
+    runs = list((out / "wandb").glob("offline-run-*"))
+    assert len(runs) == 1, list((out / "wandb").iterdir())
+    run_id = (out / "wandb-run-id").read_text().strip()
+    assert runs[0].name.endswith(run_id) and (runs[0] / f"run-{run_id}.wandb").stat().st_size > 0
+    summary = json.loads((runs[0] / "files" / "wandb-summary.json").read_text())
+    metrics = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    last_train = [m for m in metrics if "train/reward_mean" in m][-1]
+    assert summary["_step"] == 2 and summary["train/reward_mean"] == pytest.approx(last_train["train/reward_mean"])
+    assert "eval/reward_mean" in summary and "tokens_per_s" in summary
+
+
+def test_report_of_a_training_run(train_run, tmp_path):
+    out, _ = train_run
+    report = tmp_path / "report"
+    proc = subprocess.run([*TERMRL, "report", str(out), "--out", str(report)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    url = (report / "index.html").resolve().as_uri()
+    curves = render(url + "#curves", "report/train-curves.png", height=1400)
+    charts = {f.attrs["data-title"]: f for f in curves.find_all("figure", cls="chart")}
+    for title in ("Reward", "Resolved rate", "Tests and judge parts", "Clip fraction", "Entropy", "Tokens/s",
+                  "Held-out evaluation"):
+        assert title in charts, sorted(charts)
+    assert len(charts["Reward"].find_all("circle")) == 2  # one point per training step
+    assert "(2 pts)" in charts["Held-out evaluation"].find(cls="legend").text  # before step 1 and after step 2
+
+    overview = render(url, "report/train-overview.png").find(cls="run-card").text
+    assert "Training rollouts (8 episodes, 2 tasks)" in overview and "Held-out evaluations (2 episodes" in overview
+    assert '"group_size": 2' in overview  # the run's config
+
+    listing = render(url + "#episodes?from=rollouts&page=1")
+    first = listing.find("table", id="episode-table").find("tr", cls="click")
+    page = render(url + f"#episode/{first.attrs['data-id']}", "report/train-episode.png", height=1600)
+    viewer = page.find(id="episode")
+    assert "policy" in viewer.find(cls="facts").text and "hf" in viewer.find(cls="facts").text
+    turn = viewer.find(cls="turn")
+    assert turn.attrs["data-turn"] == "1" and turn.find("pre", cls="reply").text.strip()  # the model's own reply
+    assert viewer.find("table", id="judge")  # the rubric judge's criteria
+
+
+def test_export_of_training_rollouts_keeps_tokens_and_masks(train_run, tmp_path):
+    from datasets import load_from_disk
+
+    out, _ = train_run
+    proc = subprocess.run([*TERMRL, "export", str(out), "--to", "hf", str(tmp_path / "ds"), "--source", "rollouts"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    ds = load_from_disk(str(tmp_path / "ds"))
+    rows = [json.loads(line) for line in (out / "rollouts.jsonl").read_text().splitlines()]
+    assert len(ds) == len(rows) == 8
+    for record, row in zip(ds, rows):
+        segments = row["trajectory"]["segments"]
+        assert record["token_ids"] == [t for s in segments for t in s["token_ids"]]
+        assert record["trainable_mask"] == [int(s["trainable"]) for s in segments for _ in s["token_ids"]]
+        assert 0 < sum(record["trainable_mask"]) < len(record["token_ids"])
+        sampled = [lp for s in segments if s["trainable"] for lp in s["logprobs"]]
+        exported = [lp for lp, m in zip(record["logprobs"], record["trainable_mask"]) if m]
+        assert exported == pytest.approx(sampled, abs=1e-6)
+        assert (record["step"], record["key"], record["policy"]) == (row["step"], row["key"], "hf")
