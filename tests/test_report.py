@@ -64,8 +64,9 @@ def real_runs(tmp_path_factory):
     config = EpisodeConfig(judge=get_judge("rubric"))
     for name in TASKS:
         policy = ScriptedPolicy(_xml_replies(name))
-        result = run_episode(load_task(EXAMPLES / name), TermAgent(policy, AgentConfig(action_format="xml")),
-                             provider, config)
+        # a small observation budget, so the listing of turn 1 reaches the model cut
+        agent_config = AgentConfig(action_format="xml", observation_budget=400)
+        result = run_episode(load_task(EXAMPLES / name), TermAgent(policy, agent_config), provider, config)
         assert result.error is None, result.error
         log.append(result.to_json())
     return oracle, agent
@@ -121,6 +122,13 @@ def test_report_of_real_runs_in_a_browser(real_runs, tmp_path):
     assert "sort the inbox by extension" in turns[0].find("pre", cls="reply").text
     observations = [p.text for t in turns for p in t.find_all("pre") if p.classes & {"obs-ok", "obs-bad"}]
     assert any("/app/sorted/" in o for o in observations)  # the find of turn 3, as the model saw it
+    # turn 1's listing: cut as the model saw it, the tool's whole output on demand
+    listing_obs = turns[0].find_all("pre", cls="obs-ok")[-1].text
+    assert "characters omitted" in listing_obs and "v1.2.3.log" in listing_obs
+    assert turns[0].find("button", cls="show-tool-output").text.startswith("show the tool's whole output (")
+    whole = render(url + f"#episode/{episode}?full=1").find(id="episode").find_all(cls="turn")[0]
+    full_text = whole.find("pre", cls="obs-full").text
+    assert "characters omitted" not in full_text and "README.md" in full_text and "notes.txt" in full_text
     assert "☑ sort the inbox by extension" in viewer.find("ul", id="todos").text
     assert "hidden files keep their leading dot" in viewer.find("ul", id="scratchpad").text
     tests = viewer.find("table", id="tests").rows()

@@ -223,9 +223,13 @@ class Observation:
 
     tool: str
     output: str
+    """What the model saw (cut to the agent's observation budget)."""
     ok: bool
     truncated: bool = False
     duration_s: float = 0.0
+    full_output: str | None = None
+    """The tool's output before the agent cut it to ``output`` (the sandbox's own output cap still applies);
+    None when nothing was cut. For people reading the episode; never sent to the model."""
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ var PAGE_SIZE = 50;
 var COLORS = ["#2456c9", "#d9480f", "#2b8a3e", "#862e9c", "#c2255c", "#0b7285", "#e67700", "#495057"];
 var state = {
   taskSource: null, taskSort: "task", taskDesc: false, taskFilter: "",
-  epRun: "", epSource: "", epTask: "", epOutcome: "", epPage: 0
+  epRun: "", epSource: "", epTask: "", epOutcome: "", epPage: 0,
+  expand: false            // #episode/N?full=1: every long text and tool output shown whole
 };
 
 // ---- small helpers ----------------------------------------------------------------------
@@ -102,6 +103,7 @@ function applyQuery(page, query) {
   query.split("&").forEach(function (pair) {
     var kv = pair.split("="), key = decodeURIComponent(kv[0]), value = decodeURIComponent(kv.slice(1).join("=") || "");
     if (key === "desc") state.taskDesc = value === "1";
+    else if (key === "full") state.expand = value === "1";
     else if (key === "page") state.epPage = Math.max(0, (parseInt(value, 10) || 1) - 1);
     else if (key === "source" && page === "episodes") state.epSource = value;
     else if (QUERY_FIELDS[key]) state[QUERY_FIELDS[key]] = value;
@@ -112,6 +114,7 @@ function route() {
   var full = (location.hash || "#overview").slice(1);
   var hash = full.split("?")[0];
   var parts = hash.split("/");
+  state.expand = false;
   applyQuery(parts[0], full.split("?")[1]);
   var page = parts[0] || "overview";
   document.querySelectorAll("#nav a").forEach(function (a) {
@@ -455,13 +458,25 @@ var PREVIEW_LINES = 30;
 function longText(text, cls) {
   text = text === null || text === undefined ? "" : String(text);
   var lines = text.split("\n");
-  if (text.length <= PREVIEW_CHARS && lines.length <= PREVIEW_LINES) return el("pre", { cls: cls, text: text });
+  if (state.expand || (text.length <= PREVIEW_CHARS && lines.length <= PREVIEW_LINES)) return el("pre", { cls: cls, text: text });
   var preview = lines.slice(0, PREVIEW_LINES).join("\n").slice(0, PREVIEW_CHARS);
   var pre = el("pre", { cls: cls, text: preview + "\n…" });
   var button = el("button", { cls: "show-full", onclick: function () {
     pre.textContent = text; button.remove();
   } }, "show full text (" + text.length + " characters)");
   return el("div", null, pre, button);
+}
+
+function fullOutput(text) {
+  var holder = el("div", { cls: "full-output" });
+  var button = el("button", { cls: "show-tool-output", onclick: function () {
+    button.remove();
+    holder.appendChild(el("div", { cls: "muted", text: "the tool's whole output (the model saw the cut text above)" }));
+    holder.appendChild(el("pre", { cls: "obs-full", text: text }));
+  } }, "show the tool's whole output (" + text.length + " characters)");
+  holder.appendChild(button);
+  if (state.expand) button.click();
+  return holder;
 }
 
 function renderEpisode(m, id) {
@@ -522,6 +537,7 @@ function drawEpisode(box, id, row) {
         if (obs) {
           if (obs.truncated) turn.appendChild(el("div", { cls: "muted", text: "(cut to the agent's observation budget, as the model saw it)" }));
           turn.appendChild(longText(obs.output, obs.ok ? "obs-ok" : "obs-bad"));
+          if (obs.full_output) turn.appendChild(fullOutput(obs.full_output));
         } else {
           turn.appendChild(el("div", { cls: "muted", text: "(not run)" }));
         }
