@@ -214,7 +214,8 @@ def test_report_of_10000_episodes_stays_responsive(tmp_path):
 def test_report_of_a_folder_that_is_not_a_run(tmp_path):
     proc = termrl("report", str(tmp_path))
     assert proc.returncode == 2
-    assert "not a run folder" in proc.stderr and "--out folder of termrl run" in proc.stderr
+    message = " ".join(proc.stderr.split())
+    assert "not a run folder" in message and "--out folder of termrl run" in message
 
 
 def test_export_to_hf_round_trips(real_runs, tmp_path):
@@ -245,4 +246,4 @@ def test_export_to_hf_round_trips(real_runs, tmp_path):
 
     # the oracle run has no trajectories: nothing to learn from, said plainly
     proc = termrl("export", str(oracle), "--to", "hf", str(tmp_path / "none"), "--resolved-only")
-    assert proc.returncode == 2 and "no resolved episodes with a trajectory to export" in proc.stderr
+    assert proc.returncode == 2 and "no resolved episodes with a trajectory to export" in " ".join(proc.stderr.split())

@@ -48,6 +48,8 @@ function fmt(v, digits) {
   return v.toFixed(digits === undefined ? 3 : digits);
 }
 
+function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
 function pct(v) { return v === null || v === undefined ? "–" : (100 * v).toFixed(1) + "%"; }
 
 function stat(label, value) { return el("div", { cls: "stat" }, el("b", { text: value }), el("span", { text: label })); }
@@ -144,7 +146,7 @@ function renderOverview(m) {
     if (!sources.length) card.appendChild(el("p", { cls: "muted", text: "no episodes" }));
     sources.forEach(function (source) {
       var s = run.sources[source];
-      card.appendChild(el("h3", { text: sourceTitle(source) + " (" + s.episodes + " episodes, " + Object.keys(s.tasks).length + " tasks)" }));
+      card.appendChild(el("h3", { text: sourceTitle(source) + " (" + plural(s.episodes, "episode") + ", " + plural(Object.keys(s.tasks).length, "task") + ")" }));
       card.appendChild(el("div", null,
         stat("resolved rate", pct(s.resolved_rate)),
         stat("pass@1", pct(s.pass_at_1)),
@@ -486,7 +488,7 @@ function renderEpisode(m, id) {
   var box = el("div", { id: "episode" }, el("p", { cls: "muted", text: "loading episodes/" + id + ".js…" }));
   m.appendChild(box);
   loadEpisode(id, function (row) {
-    if (location.hash !== "#episode/" + id) return;
+    if (location.hash.split("?")[0] !== "#episode/" + id) return;  // the reader has moved on
     box.innerHTML = "";
     drawEpisode(box, id, row);
   }, function (message) { box.innerHTML = ""; box.appendChild(el("p", { cls: "neg", text: message })); });
