@@ -150,7 +150,8 @@ def _synthetic_run(folder: Path, n: int) -> None:
     with open(folder / "rollouts.jsonl", "w") as fh:
         for i in range(n):
             step, task, ok = i // 16, f"task-{i % 40:03d}", rng.random() < 0.3
-            long_output = "\n".join(f"line {k} of {task}" for k in range(200))
+            lines = 200 if i == n - 1 else 3  # the last episode's observation is long (opened below)
+            long_output = "\n".join(f"line {k} of {task}" for k in range(lines))
             trajectory = {
                 "messages": [{"role": "system", "content": "tools..."}, {"role": "user", "content": f"Solve {task}."}],
                 "steps": [{"turn": 0, "reply": f"```bash\ncat /app/{task}.log\n```",
@@ -172,6 +173,8 @@ def _synthetic_run(folder: Path, n: int) -> None:
             if step % 100 == 0:
                 fh.write(json.dumps({"step": step, "time": float(step), "eval/reward_mean": step / 1000}) + "\n")
     (folder / "config.json").write_text(json.dumps({"steps": n // 16, "grpo": {"group_size": 4}}))
+    with open(folder / "rollouts.jsonl", "a") as fh:
+        fh.write('{"key": "625:task-0')  # a crash mid-write: skipped, and said so
 
 
 def test_report_of_10000_episodes_stays_responsive(tmp_path):
@@ -209,6 +212,7 @@ def test_report_of_10000_episodes_stays_responsive(tmp_path):
 
     overview = render(url).find(cls="run-card").text
     assert "sandbox: 104" in overview and "max_turns: 10000" in overview
+    assert "unreadable lines skipped: rollouts.jsonl: 1" in overview
 
 
 def test_report_of_a_folder_that_is_not_a_run(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Optional
 
@@ -24,8 +25,7 @@ def _load_runs(paths: list[Path]):
         while name in seen:  # two folders with one name: tell them apart
             name, n = f"{run.name} ({n})", n + 1
         seen.add(name)
-        runs.append(run if name == run.name else type(run)(name, run.path, run.episodes, run.metrics, run.config,
-                                                          run.skipped_lines))
+        runs.append(run if name == run.name else dataclasses.replace(run, name=name))
     return runs
 
 
