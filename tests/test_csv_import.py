@@ -135,6 +135,6 @@ def test_imported_task_validates_and_scores_by_weight(imported, docker_provider)
                          docker_provider)
     assert result.error is None, result.error
     assert result.tests == {"test_count_file_exists": True, "test_count_correct": True, "test_top_word": False}
-    assert result.extra["test_score"] == pytest.approx(0.7)  # equal weights would give 2/3
+    assert result.test_score == pytest.approx(0.7)  # equal weights would give 2/3
     assert result.verifier.reward == pytest.approx(0.7)      # the task's test.sh writes the same weighted reward
     assert not result.resolved

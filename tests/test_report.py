@@ -68,7 +68,7 @@ def real_runs(tmp_path_factory):
         agent_config = AgentConfig(action_format="xml", observation_budget=400)
         result = run_episode(load_task(EXAMPLES / name), TermAgent(policy, agent_config), provider, config)
         assert result.error is None, result.error
-        log.append(result.to_json())
+        log.append(result)
     return oracle, agent
 
 

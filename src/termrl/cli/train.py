@@ -9,6 +9,7 @@ import typer
 
 from termrl.cli.app import app
 from termrl.cli.common import console, fail, parse_overrides, progress_bars, setup_logging
+from termrl.errors import TermrlError
 
 
 @app.command()
@@ -26,9 +27,12 @@ def train(
     setup_logging(verbose)
     try:
         cfg = load_config(config, parse_overrides(sets))
-        trainer = Trainer(cfg)
     except ValueError as exc:
         fail(str(exc))
+    try:
+        trainer = Trainer(cfg)
+    except (TermrlError, ValueError, OSError) as exc:  # no tasks, no Docker engine, no model, unwritable out_dir
+        fail(f"cannot start training: {exc}")
     if trainer.step:
         console.print(f"resuming at step {trainer.step}")
     clock = TrainProgress(cfg.steps, trainer.step, cfg.time_budget_min)
@@ -53,6 +57,9 @@ def train(
         trainer.on_phase = phase
         try:
             trainer.train(progress=report)
+        except (TermrlError, ValueError, OSError) as exc:
+            fail(f"training stopped at step {trainer.step}: {exc} -- the finished steps are saved; "
+                 "rerun the same command to resume")
         finally:
             trainer.close()
     console.print(f"metrics: {Path(cfg.out_dir) / 'metrics.jsonl'}; tensorboard --logdir {Path(cfg.out_dir) / 'tensorboard'}"

@@ -2,9 +2,10 @@
 
 A run folder is what ``termrl run`` / ``termrl eval`` (``episodes.jsonl``) or ``termrl train``
 (``rollouts.jsonl``, ``eval.jsonl``, ``metrics.jsonl``, ``config.json``) left behind. The report and
-the exports read it through :func:`load_run`. Rows are read defensively: a line cut short by a
-crash is skipped and counted, and a missing field reads as absent, so an older or partial run
-still renders.
+the exports read it through :func:`load_run`. Every episode row goes through the typed record
+(``episode_from_row`` then ``episode_to_row``), so rows of older termrl versions come out in
+today's shape; a line cut short by a crash, or a row that is not an episode, is skipped and
+counted, so a partial run still renders.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from termrl.eval.report import pass_at_k
+from termrl.types import episode_from_row, episode_to_row
 
 SOURCES = ("episodes", "rollouts", "eval")
 """The episode files of a run folder, by name (``<source>.jsonl``)."""
@@ -82,7 +84,13 @@ def load_run(path: str | Path, name: str | None = None) -> RunData:
                          "-- pass the --out folder of termrl run/eval/train")
     episodes, skipped = {}, {}
     for source, file in files.items():
-        episodes[source], n = read_jsonl(file)
+        rows, n = read_jsonl(file)
+        episodes[source] = []
+        for row in rows:
+            try:
+                episodes[source].append(episode_to_row(episode_from_row(row)))
+            except (ValueError, KeyError, TypeError):  # not an episode row
+                n += 1
         if n:
             skipped[file.name] = n
     metrics: list[dict[str, Any]] = []

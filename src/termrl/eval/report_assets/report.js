@@ -511,7 +511,7 @@ function drawEpisode(box, id, row) {
     ["turns", fmt(row.n_turns)], ["tokens", fmt(row.n_tokens)], ["duration", fmt(row.duration_s, 1) + " s"],
     ["ended", (row.end_reason || (row.truncated ? "truncated" : row.terminated ? "terminated" : "–"))],
     ["terminated / truncated", String(!!row.terminated) + " / " + String(!!row.truncated)],
-    ["tampered", row.tampered || (row.verifier || {}).tampered ? "yes" : "no"]
+    ["tampered", Array.isArray(row.tampered) && row.tampered.length ? "yes: " + row.tampered.join(", ") : row.tampered === true ? "yes" : "no"]
   ];
   box.appendChild(el("div", { cls: "facts" }, facts.map(function (f) { return el("div", null, el("span", { text: f[0] }), f[1]); })));
   if (row.error) box.appendChild(el("p", { cls: "neg", text: "error at " + err }));
