@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -50,17 +51,52 @@ def test_train_shows_live_progress(train_run):
     assert "step 1: reward" in text and "step 2: reward" in text
 
 
+def _wandb_records(path: Path) -> list:
+    """The records of a W&B offline run file (its transaction log: 32 KiB blocks of CRC-framed chunks)."""
+    from wandb.proto import wandb_internal_pb2 as pb
+
+    data = path.read_bytes()
+    assert data[:4] == b":W&B", data[:7]
+    records, pos, buf, block = [], 7, b"", 32768
+    while pos + 7 <= len(data):
+        left = block - pos % block
+        if left < 7:  # block trailer
+            pos += left
+            continue
+        _crc, length, kind = struct.unpack("<IHB", data[pos:pos + 7])
+        if length == 0 and kind == 0:
+            pos += left
+            continue
+        chunk, pos = data[pos + 7:pos + 7 + length], pos + 7 + length
+        buf = chunk if kind in (1, 2) else buf + chunk  # full | first, then middle/last
+        if kind in (1, 4):
+            record = pb.Record()
+            record.ParseFromString(buf)
+            records.append(record)
+    return records
+
+
 def test_wandb_offline_run_holds_the_metrics(train_run):
     out, _ = train_run
     runs = list((out / "wandb").glob("offline-run-*"))
     assert len(runs) == 1, list((out / "wandb").iterdir())
     run_id = (out / "wandb-run-id").read_text().strip()
-    assert runs[0].name.endswith(run_id) and (runs[0] / f"run-{run_id}.wandb").stat().st_size > 0
-    summary = json.loads((runs[0] / "files" / "wandb-summary.json").read_text())
+    assert runs[0].name.endswith(run_id)
+    records = _wandb_records(runs[0] / f"run-{run_id}.wandb")
+    kinds = [r.WhichOneof("record_type") for r in records]
+    assert "run" in kinds and kinds[-1] == "exit"  # started, and finished cleanly
+    history: dict[int, dict] = {}
+    for r in records:
+        if r.WhichOneof("record_type") == "history":
+            items = {i.key or "/".join(i.nested_key): json.loads(i.value_json) for i in r.history.item}
+            history[items["_step"]] = items
+    assert sorted(history) == [0, 1, 2]  # the eval before step 1, then each step (its eval merged in)
     metrics = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
-    last_train = [m for m in metrics if "train/reward_mean" in m][-1]
-    assert summary["_step"] == 2 and summary["train/reward_mean"] == pytest.approx(last_train["train/reward_mean"])
-    assert "eval/reward_mean" in summary and "tokens_per_s" in summary
+    for row in metrics:
+        for key, value in row.items():
+            if key not in ("step", "time") and isinstance(value, (int, float)) and not isinstance(value, bool):
+                assert history[row["step"]][key] == pytest.approx(value), key
+    assert "train/reward_mean" in history[2] and "eval/reward_mean" in history[2] and "tokens_per_s" in history[1]
 
 
 def test_report_of_a_training_run(train_run, tmp_path):
