@@ -17,7 +17,7 @@ import pytest
 from browser import render
 
 TERMRL = [str(Path(sys.executable).with_name("termrl"))]
-pytestmark = pytest.mark.timeout(1000)  # the first test also runs the training (the module's fixture)
+pytestmark = pytest.mark.timeout(1800)  # the first test also runs the training (the module's fixture)
 
 
 @pytest.fixture(scope="module")
@@ -33,11 +33,11 @@ def train_run(tmp_path_factory):
                             stderr=subprocess.STDOUT, text=True, cwd=Path(__file__).resolve().parents[1],
                             env={**os.environ, "COLUMNS": "200", "WANDB_SILENT": "true"})
     try:
-        output, _ = proc.communicate(timeout=840)
+        output, _ = proc.communicate(timeout=1500)
     except subprocess.TimeoutExpired:  # Ctrl-C: the trainer closes its sandboxes on the way out
         proc.send_signal(signal.SIGINT)
         output, _ = proc.communicate(timeout=120)
-        pytest.fail("termrl train did not finish 2 tiny steps in 14 minutes:\n" + output[-3000:])
+        pytest.fail("termrl train did not finish 2 tiny steps in 25 minutes:\n" + output[-3000:])
     assert proc.returncode == 0, output[-5000:]
     return out, output
 
@@ -146,3 +146,15 @@ def test_export_of_training_rollouts_keeps_tokens_and_masks(train_run, tmp_path)
         exported = [lp for lp, m in zip(record["logprobs"], record["trainable_mask"]) if m]
         assert exported == pytest.approx(sampled, abs=1e-6)
         assert (record["step"], record["key"], record["policy"]) == (row["step"], row["key"], "hf")
+
+
+def test_eta_from_step_times_capped_by_the_time_budget():
+    from termrl.train.progress import TrainProgress
+
+    clock = TrainProgress(total_steps=40, start_step=0, budget_min=60, started=0.0)
+    assert clock.describe(0, "rollout", now=5) == "step 1/40 · rollout · ETA 59m55s (time budget)"
+    assert clock.describe(2, None, now=120) == "step 2/40 · ETA 38m00s"  # 60 s a step, 38 steps left
+    assert clock.describe(10, "update", now=3000) == "step 11/40 · update · ETA 10m00s (time budget)"
+    resumed = TrainProgress(total_steps=40, start_step=5, budget_min=0, started=0.0)
+    assert resumed.describe(5, "rollout", now=1) == "step 6/40 · rollout · ETA –"  # no step timed yet
+    assert resumed.describe(7, "update", now=100) == "step 8/40 · update · ETA 27m30s"
