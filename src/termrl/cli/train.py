@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -10,6 +11,7 @@ import typer
 from termrl.cli.app import app
 from termrl.cli.common import console, fail, parse_overrides, progress_bars, setup_logging
 from termrl.errors import TermrlError
+from termrl.rollout.shutdown import STOP, command_line
 
 
 @app.command()
@@ -21,7 +23,6 @@ def train(
 ) -> None:
     """Train a policy with GRPO on rollouts in Docker. Resumable: rerun the same command."""
     from termrl.train.config import load_config
-    from termrl.train.progress import TrainProgress
     from termrl.train.trainer import Trainer
 
     setup_logging(verbose)
@@ -29,6 +30,19 @@ def train(
         cfg = load_config(config, parse_overrides(sets))
     except ValueError as exc:
         fail(str(exc))
+    with STOP.installed(cfg.grace_s):
+        _train(Trainer, cfg)
+        if STOP.requested:  # one line: what stopped the run and how to go on
+            print(STOP.resume_line(command_line()), file=sys.stderr, flush=True)
+            raise typer.Exit(STOP.exit_code)
+    console.print(f"metrics: {Path(cfg.out_dir) / 'metrics.jsonl'}; tensorboard --logdir {Path(cfg.out_dir) / 'tensorboard'}"
+                  + (f"; W&B ({cfg.logging.wandb.mode}): {Path(cfg.out_dir) / 'wandb'}" if cfg.logging.wandb else "")
+                  + f"; report: termrl report {cfg.out_dir}")
+
+
+def _train(Trainer, cfg) -> None:
+    from termrl.train.progress import TrainProgress
+
     try:
         trainer = Trainer(cfg)
     except (TermrlError, ValueError, OSError) as exc:  # no tasks, no Docker engine, no model, unwritable out_dir
@@ -62,6 +76,3 @@ def train(
                  "rerun the same command to resume")
         finally:
             trainer.close()
-    console.print(f"metrics: {Path(cfg.out_dir) / 'metrics.jsonl'}; tensorboard --logdir {Path(cfg.out_dir) / 'tensorboard'}"
-                  + (f"; W&B ({cfg.logging.wandb.mode}): {Path(cfg.out_dir) / 'wandb'}" if cfg.logging.wandb else "")
-                  + f"; report: termrl report {cfg.out_dir}")

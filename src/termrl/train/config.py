@@ -196,6 +196,11 @@ class TrainConfig:
     """Containers kept started ahead per task (0 = start each on demand)."""
     time_budget_min: float = 0.0
     """Stop after this many minutes of training (0 = no limit); the run can be resumed later."""
+    grace_s: float = 30.0
+    """On SIGTERM/SIGINT (or a fatal fault): seconds to record in-flight episodes as interrupted, checkpoint
+    and remove the sandboxes; past it the process exits anyway (the next run reaps what is left)."""
+    engine_retry_s: float = 120.0
+    """How long to pause and retry when the Docker engine stops answering, before stopping the run."""
     judge: str = "rubric"
     """The judge of the rollouts: rubric | none | package.module:Class (the llm judge needs a server: use a plugin)."""
     model: ModelConfig = field(default_factory=ModelConfig)
@@ -221,7 +226,8 @@ class TrainConfig:
             check_range("", name, getattr(self, name), low=0)
         for name in ("eval_group_size", "checkpoint_every", "keep_checkpoints", "max_concurrency"):
             check_range("", name, getattr(self, name), low=1)
-        check_range("", "time_budget_min", self.time_budget_min, low=0)
+        for name in ("time_budget_min", "grace_s", "engine_retry_s"):
+            check_range("", name, getattr(self, name), low=0)
         if self.judge not in ("rubric", "none") and ":" not in self.judge:
             raise ValueError(f"judge: {self.judge!r} -- fix: use rubric, none or package.module:Class")
 

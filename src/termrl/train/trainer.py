@@ -34,8 +34,10 @@ from torch.nn.utils.rnn import pad_sequence
 
 from termrl.agent.loop import TermAgent
 from termrl.rewards.judges import get_judge
+from termrl.errors import StorageError
 from termrl.rollout.engine import Rollout, RolloutEngine, TrajectoryStore
 from termrl.rollout.episode import EpisodeConfig
+from termrl.rollout.shutdown import STOP
 from termrl.sandbox.docker import DockerProvider
 from termrl.sandbox.pool import PooledProvider
 from termrl.tasks import load_tasks
@@ -168,7 +170,7 @@ class Trainer:
         params = [p for p in self.model.parameters() if p.requires_grad]
         self.optimizer = torch.optim.AdamW(params, lr=config.optim.lr, weight_decay=config.optim.weight_decay,
                                            betas=tuple(config.optim.betas), fused=True)
-        self.provider = PooledProvider(DockerProvider(), size=config.warm_pool)
+        self.provider = PooledProvider(DockerProvider(engine_retry_s=config.engine_retry_s), size=config.warm_pool)
         judge = get_judge(config.judge) if config.judge != "none" else None
         self.episode_config = EpisodeConfig(judge=judge, weights=config.weights)
         agent_config = config.agent
@@ -181,6 +183,8 @@ class Trainer:
         self.on_phase = None
         """Called with (phase, step) as a step moves through rollout -> update, and for eval (live progress)."""
         self.step = 0
+        self.saved_step = 0
+        """The step of the last checkpoint (a stop saves one if the model changed since)."""
         self.resume()
 
     # -- tasks ----------------------------------------------------------------------------
@@ -323,7 +327,7 @@ class Trainer:
             self.on_phase(phase, self.step)
 
     def evaluate(self) -> dict[str, float]:
-        if not self.eval_tasks:
+        if not self.eval_tasks or STOP.requested:
             return {}
         self._phase("eval")
         rollout = self.eval_engine.run(self.eval_tasks, self.config.eval_group_size, step=self.step)
@@ -331,13 +335,17 @@ class Trainer:
         self.metrics.log(self.step, summary)
         return summary
 
-    def train_step(self) -> dict[str, float]:
+    def train_step(self) -> dict[str, float] | None:
+        """One step; None when the run was stopped before its update (its rollouts stay stored for a resume)."""
         t0 = time.monotonic()
         self._phase("rollout")
         rollout = self.engine.run(self.select_tasks(self.step), self.config.grpo.group_size, step=self.step)
         t1 = time.monotonic()
+        if STOP.requested or not rollout.complete:
+            return None
         self._phase("update")
         samples, filter_stats = self.build_samples(rollout)
+        log.info("step %d: updating on %d samples", self.step, len(samples))
         stats = self.update(samples)
         self.step += 1
         metrics = {**_rollout_summary(rollout, "train/"), **filter_stats, **stats,
@@ -351,17 +359,25 @@ class Trainer:
         try:
             if cfg.eval_every and self.step == 0 and not (self.out / "eval.jsonl").exists():
                 self.evaluate()
-            while self.step < cfg.steps:
+            while self.step < cfg.steps and not STOP.requested:
                 if cfg.time_budget_min and time.monotonic() - started > cfg.time_budget_min * 60:
                     log.warning("time budget of %s min reached at step %d", cfg.time_budget_min, self.step)
                     break
                 metrics = self.train_step()
+                if metrics is None:
+                    break
                 if progress:
                     progress(self.step, metrics)
                 if self.step % cfg.checkpoint_every == 0 or self.step == cfg.steps:
                     self.save()
                 if cfg.eval_every and self.step % cfg.eval_every == 0:
                     self.evaluate()
+            if STOP.requested and self.step > self.saved_step:
+                try:
+                    self.save()  # the update done since the last checkpoint is not lost
+                except (OSError, StorageError) as exc:
+                    log.error("could not save a checkpoint while stopping: %s (resuming starts from step %d)",
+                              exc, self.saved_step)
         finally:
             self.provider.close()
 
@@ -392,6 +408,7 @@ class Trainer:
         kept = sorted(p for p in (self.out / "checkpoints").glob("step-*") if p.is_dir())
         for old in kept[: -self.config.keep_checkpoints]:
             shutil.rmtree(old, ignore_errors=True)
+        self.saved_step = self.step
         return ckpt
 
     def resume(self) -> bool:
@@ -411,7 +428,7 @@ class Trainer:
         rng = torch.load(ckpt / "rng.pt", weights_only=False)
         random.setstate(rng["python"])
         torch.set_rng_state(rng["torch"])
-        self.step = json.loads((ckpt / "state.json").read_text())["step"]
+        self.step = self.saved_step = json.loads((ckpt / "state.json").read_text())["step"]
         log.info("resumed from %s at step %d", ckpt, self.step)
         return True
 
