@@ -25,7 +25,8 @@ TERMRL = [str(Path(sys.executable).with_name("termrl"))]
 
 
 def _owned(docker_client, pid: int) -> list:
-    return docker_client.containers.list(all=True, ignore_removed=True, filters={"label": [LABEL, f"termrl.owner_pid={pid}"]})
+    return docker_client.containers.list(all=True, ignore_removed=True,
+                                         filters={"label": [LABEL, f"termrl.owner_pid={pid}"]})
 
 
 def _wait(predicate, timeout: float, what: str, lines: list[str] | None = None) -> None:
@@ -141,7 +142,8 @@ def test_train_survives_sigterm_and_sigkill_and_resumes_at_the_same_step(tmp_pat
     # 2. Resumed at step 1; SIGKILL between steps, once step 2's checkpoint is written.
     proc, err = _start(args)
     try:
-        _wait(lambda: latest.read_text() == "step-000002" or proc.poll() is not None, 1500, "step 2's checkpoint", err.lines)
+        _wait(lambda: latest.read_text() == "step-000002" or proc.poll() is not None, 1500, "step 2's checkpoint",
+              err.lines)
         proc.kill()
         proc.wait(30)
     finally:

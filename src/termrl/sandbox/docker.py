@@ -503,7 +503,8 @@ class DockerProvider:
             lost, self._lost = self._lost, set()
         for token in lost:
             try:
-                for c in self.client.containers.list(all=True, ignore_removed=True, filters={"label": f"{SANDBOX_LABEL}={token}"}):
+                for c in self.client.containers.list(all=True, ignore_removed=True,
+                                                     filters={"label": f"{SANDBOX_LABEL}={token}"}):
                     c.remove(force=True, v=True)
             except docker.errors.NotFound:
                 pass
