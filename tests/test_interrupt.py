@@ -80,9 +80,10 @@ def test_run_stopped_by_a_signal_records_interrupted_episodes_and_resumes(tmp_pa
 
 
 def _train_args(out: Path, *extra: str) -> list[str]:
+    """A tiny run (LoRA: small checkpoints, so a stop saves in seconds even on a busy machine)."""
     sets = {"out_dir": str(out), "eval_every": 0, "tasks.family": "easy-files", "tasks.train_seeds": "[0,2]",
             "grpo.group_size": 2, "grpo.tasks_per_step": 2, "agent.max_turns": 1, "agent.max_tokens_per_turn": 32,
-            "max_concurrency": 4, "warm_pool": 1, "grace_s": 60}
+            "max_concurrency": 4, "warm_pool": 1, "grace_s": 600, "model.lora": "true", "optim.lr": 1e-3}
     args = [*TERMRL, "train", "--config", "configs/cpu-smollm2.yaml", "-v"]
     for key, value in sets.items():
         args += ["--set", f"{key}={value}"]
