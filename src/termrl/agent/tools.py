@@ -71,7 +71,7 @@ def truncate(text: str, budget: int) -> tuple[str, bool]:
 
 def _obs(state: ToolState, name: str, text: str, ok: bool) -> Observation:
     out, cut = truncate(text, state.observation_budget)
-    return Observation(tool=name, output=out, ok=ok, truncated=cut)
+    return Observation(tool=name, output=out, ok=ok, truncated=cut, full_output=text if cut else None)
 
 
 class ToolArgError(ValueError):

@@ -40,6 +40,9 @@ class ValidationResult:
     stable: bool = True
     """The same rewards in every repeat."""
     n_tests: int = 0
+    has_solution: bool = True
+    """False: the task has no reference solution (e.g. imported from the seed's CSV), so only the build,
+    the tests running and the no-op agent scoring 0 were checked."""
 
     def to_json(self) -> dict:
         return asdict(self)

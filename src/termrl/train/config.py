@@ -151,6 +151,28 @@ class OptimConfig:
 
 
 @dataclass
+class WandbConfig:
+    """Weights & Biases logging beside TensorBoard (needs ``pip install 'termrl[wandb]'``)."""
+
+    project: str = "termrl"
+    """The W&B project the run is logged to."""
+    mode: Literal["offline", "online"] = "offline"
+    """offline: the run is written under OUT/wandb/ (upload later with ``wandb sync``); online: streamed."""
+    entity: str | None = None
+    """The W&B team or user; None = the logged-in default."""
+    name: str | None = None
+    """The W&B run name; None = the out_dir's folder name."""
+
+
+@dataclass
+class LoggingConfig:
+    """Where training metrics go besides metrics.jsonl and TensorBoard."""
+
+    wandb: WandbConfig | None = None
+    """W&B logging; absent = TensorBoard and metrics.jsonl only."""
+
+
+@dataclass
 class TrainConfig:
     """A training run: top-level settings, then one section per component."""
 
@@ -193,6 +215,8 @@ class TrainConfig:
     """The objective and the batching of the update."""
     optim: OptimConfig = field(default_factory=OptimConfig)
     """The optimizer."""
+    logging: LoggingConfig = field(default_factory=LoggingConfig)
+    """Extra metric sinks (W&B) beside metrics.jsonl and TensorBoard."""
 
     def __post_init__(self) -> None:
         if not self.out_dir:
@@ -211,6 +235,10 @@ class TrainConfig:
 def _check(value: Any, hint: Any, key: str) -> Any:
     """``value`` as the field's type, or a ValueError naming the key, the type wanted and the value given."""
     origin, args = get_origin(hint), get_args(hint)
+    if dataclasses.is_dataclass(hint):  # a nested settings block, e.g. logging.wandb
+        if not isinstance(value, dict):
+            raise ValueError(f"{key}: expected a mapping of settings, got {value!r}")
+        return _build(hint, value, key, key.partition(":")[0])
     if origin in (Union, UnionType):
         if value is None and type(None) in args:
             return None
@@ -265,7 +293,7 @@ def _build(cls: type, data: dict[str, Any], where: str, file: str, base: Any = N
 
 
 SECTIONS = {"model": ModelConfig, "tasks": TasksConfig, "agent": AgentConfig, "weights": RewardWeights,
-            "grpo": GRPOConfig, "optim": OptimConfig}
+            "grpo": GRPOConfig, "optim": OptimConfig, "logging": LoggingConfig}
 
 MOVED = {"agent: judge": "judge (top level)", "agent: test_weight": "weights: test",
          "agent: judge_weight": "weights: judge"}

@@ -91,7 +91,7 @@ def sample_from_row(row: dict[str, Any]) -> Sample | None:
 class MetricsLog:
     """metrics.jsonl plus TensorBoard scalars (when tensorboard is installed)."""
 
-    def __init__(self, out: Path):
+    def __init__(self, out: Path, wandb=None, run_config: dict[str, Any] | None = None):
         self.path = out / "metrics.jsonl"
         try:
             from torch.utils.tensorboard import SummaryWriter
@@ -99,6 +99,11 @@ class MetricsLog:
             self.tb = SummaryWriter(str(out / "tensorboard"))
         except ImportError:  # pragma: no cover - tensorboard is a dependency
             self.tb = None
+        self.wandb = None
+        if wandb is not None:  # logging.wandb: W&B beside TensorBoard
+            from termrl.train.wandb_log import WandbLog
+
+            self.wandb = WandbLog(wandb, out, run_config or {})
 
     def log(self, step: int, metrics: dict[str, Any]) -> None:
         with open(self.path, "a") as fh:
@@ -108,6 +113,13 @@ class MetricsLog:
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
                     self.tb.add_scalar(key, value, step)
             self.tb.flush()
+        if self.wandb:
+            self.wandb.log(step, metrics)
+
+    def close(self) -> None:
+        if self.wandb:
+            self.wandb.close()
+            self.wandb = None
 
 
 def _rollout_summary(rollout: Rollout, prefix: str) -> dict[str, float]:
@@ -167,7 +179,9 @@ class Trainer:
                                     episode_config=self.episode_config, max_concurrency=config.max_concurrency)
         self.eval_engine = RolloutEngine(self.provider, make_agent, store=TrajectoryStore(self.out / "eval.jsonl"),
                                          episode_config=self.episode_config, max_concurrency=config.max_concurrency)
-        self.metrics = MetricsLog(self.out)
+        self.metrics = MetricsLog(self.out, config.logging.wandb, asdict(config))
+        self.on_phase = None
+        """Called with (phase, step) as a step moves through rollout -> update, and for eval (live progress)."""
         self.step = 0
         self.saved_step = 0
         """The step of the last checkpoint (a stop saves one if the model changed since)."""
@@ -308,9 +322,14 @@ class Trainer:
 
     # -- the loop -------------------------------------------------------------------------
 
+    def _phase(self, phase: str) -> None:
+        if self.on_phase:
+            self.on_phase(phase, self.step)
+
     def evaluate(self) -> dict[str, float]:
         if not self.eval_tasks or STOP.requested:
             return {}
+        self._phase("eval")
         rollout = self.eval_engine.run(self.eval_tasks, self.config.eval_group_size, step=self.step)
         summary = _rollout_summary(rollout, "eval/")
         self.metrics.log(self.step, summary)
@@ -319,10 +338,12 @@ class Trainer:
     def train_step(self) -> dict[str, float] | None:
         """One step; None when the run was stopped before its update (its rollouts stay stored for a resume)."""
         t0 = time.monotonic()
+        self._phase("rollout")
         rollout = self.engine.run(self.select_tasks(self.step), self.config.grpo.group_size, step=self.step)
         t1 = time.monotonic()
         if STOP.requested or not rollout.complete:
             return None
+        self._phase("update")
         samples, filter_stats = self.build_samples(rollout)
         log.info("step %d: updating on %d samples", self.step, len(samples))
         stats = self.update(samples)
@@ -361,9 +382,10 @@ class Trainer:
             self.provider.close()
 
     def close(self) -> None:
-        """Stop the sandboxes and the private model's generation worker."""
+        """Stop the sandboxes and the private model's generation worker; finish the W&B run."""
         self.provider.close()
         self.policy.close()
+        self.metrics.close()
 
     # -- checkpoints ----------------------------------------------------------------------
 
