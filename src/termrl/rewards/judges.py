@@ -24,8 +24,7 @@ The contract (:class:`Judge`, the criteria) is in ``termrl.rewards.base``.
 
 from __future__ import annotations
 
-import importlib
-
+from termrl.plugins import load_plugin
 from termrl.policies.base import Policy
 from termrl.rewards.base import CRITERIA, CriterionWeights, Judge
 from termrl.rewards.llm_judge import JudgeReplyError, LLMJudge, parse_judge_reply, render_trajectory
@@ -55,10 +54,9 @@ def get_judge(name: str, policy: Policy | None = None) -> Judge | None:
                              "or use the offline judge 'rubric'")
         return LLMJudge(policy)
     if ":" in name:
-        module, _, attr = name.partition(":")
         try:
-            cls = getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError) as exc:
+            cls = load_plugin(name)
+        except ValueError as exc:
             raise ValueError(f"cannot load judge {name!r}: {exc} -- fix: check the module:Class path") from exc
         return cls(policy=policy) if policy is not None else cls()
     raise ValueError(f"unknown judge {name!r} -- fix: use one of {', '.join(JUDGES)} or package.module:Class")
