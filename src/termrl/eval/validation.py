@@ -13,7 +13,7 @@ from termrl.agent.reference import NopAgent, OracleAgent
 from termrl.errors import TaskError
 from termrl.rollout.episode import EpisodeConfig, run_episode
 from termrl.sandbox.base import SandboxProvider
-from termrl.tasks.records import ValidationResult, save_record
+from termrl.tasks.records import ValidationResult, save_record, task_digest
 from termrl.types import EpisodeResult, Task
 
 __all__ = ["ValidationResult", "invalid_load", "validate_task"]
@@ -69,7 +69,8 @@ def validate_task(task: Task, provider: SandboxProvider, config: EpisodeConfig |
     passed = sorted(k for k, v in nop.tests.items() if v)
     result = ValidationResult(task.name, not problems, oracle_reward, nop_reward,
                               "; ".join(p for p in problems if p) or None, passed, str(task.path),
-                              {n: max(rewards[n]) for n in wrong_names}, repeats, stable, len(oracle.tests))
+                              {n: max(rewards[n]) for n in wrong_names}, repeats, stable, len(oracle.tests),
+                              task_digest(task.path))
     if result.valid:
         save_record(task, result)
     return result

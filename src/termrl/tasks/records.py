@@ -40,6 +40,9 @@ class ValidationResult:
     stable: bool = True
     """The same rewards in every repeat."""
     n_tests: int = 0
+    """Tests the oracle's run reported (parametrized cases counted one by one)."""
+    digest: str = ""
+    """:func:`task_digest` of the task folder that was validated."""
 
     def to_json(self) -> dict:
         return asdict(self)
