@@ -75,5 +75,5 @@ def _render_trajectory(traj: Trajectory, console: Console, observation_chars: in
     if traj.todos:
         console.rule("todos")
         for t in traj.todos:
-            console.print(f"[{'x' if t.get('done') else ' '}] {t.get('text')}")
+            console.print(f"[{'x' if t.get('done') else ' '}] {t.get('text')}", markup=False)
     console.rule(f"end: {traj.end_reason}" + (f" — {traj.finish_message}" if traj.finish_message else ""))
