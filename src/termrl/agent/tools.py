@@ -64,7 +64,7 @@ def tool(name: str, description: str, properties: dict[str, Any], required: list
 
 def _obs(state: ToolState, name: str, text: str, ok: bool) -> Observation:
     out, cut = head_tail(text, state.observation_budget)
-    return Observation(tool=name, output=out, ok=ok, truncated=cut)
+    return Observation(tool=name, output=out, ok=ok, truncated=cut, full_output=text if cut else None)
 
 
 class ToolArgError(ValueError):

@@ -120,7 +120,8 @@ def tasks_validate(
             table.add_column(col)
         for r in sorted(results, key=lambda r: r.task):
             table.add_row(r.task, "[green]yes[/]" if r.valid else "[red]no[/]",
-                          "-" if r.oracle_reward is None else f"{r.oracle_reward:g}",
+                          "no solution" if not r.has_solution else "-" if r.oracle_reward is None
+                          else f"{r.oracle_reward:g}",
                           "-" if r.nop_reward is None else f"{r.nop_reward:g}",
                           " ".join(f"{v:g}" for v in r.wrong_rewards.values()) or "-", str(r.n_tests),
                           ", ".join(r.nop_passed_tests) or "-", r.error or "")

@@ -151,6 +151,28 @@ class OptimConfig:
 
 
 @dataclass
+class WandbConfig:
+    """Weights & Biases logging beside TensorBoard (needs ``pip install 'termrl[wandb]'``)."""
+
+    project: str = "termrl"
+    """The W&B project the run is logged to."""
+    mode: Literal["offline", "online"] = "offline"
+    """offline: the run is written under OUT/wandb/ (upload later with ``wandb sync``); online: streamed."""
+    entity: str | None = None
+    """The W&B team or user; None = the logged-in default."""
+    name: str | None = None
+    """The W&B run name; None = the out_dir's folder name."""
+
+
+@dataclass
+class LoggingConfig:
+    """Where training metrics go besides metrics.jsonl and TensorBoard."""
+
+    wandb: WandbConfig | None = None
+    """W&B logging; absent = TensorBoard and metrics.jsonl only."""
+
+
+@dataclass
 class TrainConfig:
     """A training run: top-level settings, then one section per component."""
 
@@ -174,6 +196,11 @@ class TrainConfig:
     """Containers kept started ahead per task (0 = start each on demand)."""
     time_budget_min: float = 0.0
     """Stop after this many minutes of training (0 = no limit); the run can be resumed later."""
+    grace_s: float = 30.0
+    """On SIGTERM/SIGINT (or a fatal fault): seconds to record in-flight episodes as interrupted, checkpoint
+    and remove the sandboxes; past it the process exits anyway (the next run reaps what is left)."""
+    engine_retry_s: float = 120.0
+    """How long to pause and retry when the Docker engine stops answering, before stopping the run."""
     judge: str = "rubric"
     """The judge of the rollouts: rubric | none | package.module:Class (the llm judge needs a server: use a plugin)."""
     model: ModelConfig = field(default_factory=ModelConfig)
@@ -188,6 +215,8 @@ class TrainConfig:
     """The objective and the batching of the update."""
     optim: OptimConfig = field(default_factory=OptimConfig)
     """The optimizer."""
+    logging: LoggingConfig = field(default_factory=LoggingConfig)
+    """Extra metric sinks (W&B) beside metrics.jsonl and TensorBoard."""
 
     def __post_init__(self) -> None:
         if not self.out_dir:
@@ -197,7 +226,8 @@ class TrainConfig:
             check_range("", name, getattr(self, name), low=0)
         for name in ("eval_group_size", "checkpoint_every", "keep_checkpoints", "max_concurrency"):
             check_range("", name, getattr(self, name), low=1)
-        check_range("", "time_budget_min", self.time_budget_min, low=0)
+        for name in ("time_budget_min", "grace_s", "engine_retry_s"):
+            check_range("", name, getattr(self, name), low=0)
         if self.judge not in ("rubric", "none") and ":" not in self.judge:
             raise ValueError(f"judge: {self.judge!r} -- fix: use rubric, none or package.module:Class")
 
@@ -205,6 +235,10 @@ class TrainConfig:
 def _check(value: Any, hint: Any, key: str) -> Any:
     """``value`` as the field's type, or a ValueError naming the key, the type wanted and the value given."""
     origin, args = get_origin(hint), get_args(hint)
+    if dataclasses.is_dataclass(hint):  # a nested settings block, e.g. logging.wandb
+        if not isinstance(value, dict):
+            raise ValueError(f"{key}: expected a mapping of settings, got {value!r}")
+        return _build(hint, value, key, key.partition(":")[0])
     if origin in (Union, UnionType):
         if value is None and type(None) in args:
             return None
@@ -259,7 +293,7 @@ def _build(cls: type, data: dict[str, Any], where: str, file: str, base: Any = N
 
 
 SECTIONS = {"model": ModelConfig, "tasks": TasksConfig, "agent": AgentConfig, "weights": RewardWeights,
-            "grpo": GRPOConfig, "optim": OptimConfig}
+            "grpo": GRPOConfig, "optim": OptimConfig, "logging": LoggingConfig}
 
 MOVED = {"agent: judge": "judge (top level)", "agent: test_weight": "weights: test",
          "agent: judge_weight": "weights: judge"}

@@ -34,8 +34,10 @@ from torch.nn.utils.rnn import pad_sequence
 
 from termrl.agent.loop import TermAgent
 from termrl.rewards.judges import get_judge
+from termrl.errors import StorageError
 from termrl.rollout.engine import Rollout, RolloutEngine, TrajectoryStore
 from termrl.rollout.episode import EpisodeConfig
+from termrl.rollout.shutdown import STOP
 from termrl.sandbox.docker import DockerProvider
 from termrl.sandbox.pool import PooledProvider
 from termrl.tasks import load_tasks
@@ -89,7 +91,7 @@ def sample_from_row(row: dict[str, Any]) -> Sample | None:
 class MetricsLog:
     """metrics.jsonl plus TensorBoard scalars (when tensorboard is installed)."""
 
-    def __init__(self, out: Path):
+    def __init__(self, out: Path, wandb=None, run_config: dict[str, Any] | None = None):
         self.path = out / "metrics.jsonl"
         try:
             from torch.utils.tensorboard import SummaryWriter
@@ -97,6 +99,11 @@ class MetricsLog:
             self.tb = SummaryWriter(str(out / "tensorboard"))
         except ImportError:  # pragma: no cover - tensorboard is a dependency
             self.tb = None
+        self.wandb = None
+        if wandb is not None:  # logging.wandb: W&B beside TensorBoard
+            from termrl.train.wandb_log import WandbLog
+
+            self.wandb = WandbLog(wandb, out, run_config or {})
 
     def log(self, step: int, metrics: dict[str, Any]) -> None:
         with open(self.path, "a") as fh:
@@ -106,6 +113,13 @@ class MetricsLog:
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
                     self.tb.add_scalar(key, value, step)
             self.tb.flush()
+        if self.wandb:
+            self.wandb.log(step, metrics)
+
+    def close(self) -> None:
+        if self.wandb:
+            self.wandb.close()
+            self.wandb = None
 
 
 def _rollout_summary(rollout: Rollout, prefix: str) -> dict[str, float]:
@@ -156,7 +170,7 @@ class Trainer:
         params = [p for p in self.model.parameters() if p.requires_grad]
         self.optimizer = torch.optim.AdamW(params, lr=config.optim.lr, weight_decay=config.optim.weight_decay,
                                            betas=tuple(config.optim.betas), fused=True)
-        self.provider = PooledProvider(DockerProvider(), size=config.warm_pool)
+        self.provider = PooledProvider(DockerProvider(engine_retry_s=config.engine_retry_s), size=config.warm_pool)
         judge = get_judge(config.judge) if config.judge != "none" else None
         self.episode_config = EpisodeConfig(judge=judge, weights=config.weights)
         agent_config = config.agent
@@ -165,8 +179,12 @@ class Trainer:
                                     episode_config=self.episode_config, max_concurrency=config.max_concurrency)
         self.eval_engine = RolloutEngine(self.provider, make_agent, store=TrajectoryStore(self.out / "eval.jsonl"),
                                          episode_config=self.episode_config, max_concurrency=config.max_concurrency)
-        self.metrics = MetricsLog(self.out)
+        self.metrics = MetricsLog(self.out, config.logging.wandb, asdict(config))
+        self.on_phase = None
+        """Called with (phase, step) as a step moves through rollout -> update, and for eval (live progress)."""
         self.step = 0
+        self.saved_step = 0
+        """The step of the last checkpoint (a stop saves one if the model changed since)."""
         self.resume()
 
     # -- tasks ----------------------------------------------------------------------------
@@ -304,19 +322,30 @@ class Trainer:
 
     # -- the loop -------------------------------------------------------------------------
 
+    def _phase(self, phase: str) -> None:
+        if self.on_phase:
+            self.on_phase(phase, self.step)
+
     def evaluate(self) -> dict[str, float]:
-        if not self.eval_tasks:
+        if not self.eval_tasks or STOP.requested:
             return {}
+        self._phase("eval")
         rollout = self.eval_engine.run(self.eval_tasks, self.config.eval_group_size, step=self.step)
         summary = _rollout_summary(rollout, "eval/")
         self.metrics.log(self.step, summary)
         return summary
 
-    def train_step(self) -> dict[str, float]:
+    def train_step(self) -> dict[str, float] | None:
+        """One step; None when the run was stopped before its update (its rollouts stay stored for a resume)."""
         t0 = time.monotonic()
+        self._phase("rollout")
         rollout = self.engine.run(self.select_tasks(self.step), self.config.grpo.group_size, step=self.step)
         t1 = time.monotonic()
+        if STOP.requested or not rollout.complete:
+            return None
+        self._phase("update")
         samples, filter_stats = self.build_samples(rollout)
+        log.info("step %d: updating on %d samples", self.step, len(samples))
         stats = self.update(samples)
         self.step += 1
         metrics = {**_rollout_summary(rollout, "train/"), **filter_stats, **stats,
@@ -330,24 +359,33 @@ class Trainer:
         try:
             if cfg.eval_every and self.step == 0 and not (self.out / "eval.jsonl").exists():
                 self.evaluate()
-            while self.step < cfg.steps:
+            while self.step < cfg.steps and not STOP.requested:
                 if cfg.time_budget_min and time.monotonic() - started > cfg.time_budget_min * 60:
                     log.warning("time budget of %s min reached at step %d", cfg.time_budget_min, self.step)
                     break
                 metrics = self.train_step()
+                if metrics is None:
+                    break
                 if progress:
                     progress(self.step, metrics)
                 if self.step % cfg.checkpoint_every == 0 or self.step == cfg.steps:
                     self.save()
                 if cfg.eval_every and self.step % cfg.eval_every == 0:
                     self.evaluate()
+            if STOP.requested and self.step > self.saved_step:
+                try:
+                    self.save()  # the update done since the last checkpoint is not lost
+                except (OSError, StorageError) as exc:
+                    log.error("could not save a checkpoint while stopping: %s (resuming starts from step %d)",
+                              exc, self.saved_step)
         finally:
             self.provider.close()
 
     def close(self) -> None:
-        """Stop the sandboxes and the private model's generation worker."""
+        """Stop the sandboxes and the private model's generation worker; finish the W&B run."""
         self.provider.close()
         self.policy.close()
+        self.metrics.close()
 
     # -- checkpoints ----------------------------------------------------------------------
 
@@ -370,6 +408,7 @@ class Trainer:
         kept = sorted(p for p in (self.out / "checkpoints").glob("step-*") if p.is_dir())
         for old in kept[: -self.config.keep_checkpoints]:
             shutil.rmtree(old, ignore_errors=True)
+        self.saved_step = self.step
         return ckpt
 
     def resume(self) -> bool:
@@ -389,7 +428,7 @@ class Trainer:
         rng = torch.load(ckpt / "rng.pt", weights_only=False)
         random.setstate(rng["python"])
         torch.set_rng_state(rng["torch"])
-        self.step = json.loads((ckpt / "state.json").read_text())["step"]
+        self.step = self.saved_step = json.loads((ckpt / "state.json").read_text())["step"]
         log.info("resumed from %s at step %d", ckpt, self.step)
         return True
 
