@@ -378,7 +378,7 @@ def build_trainer(config: TrainConfig, num_processes: int | None = None):
     from accelerate import PartialState
     from trl import GRPOTrainer
 
-    from termrl.train.trainer import load_run_tasks
+    from termrl.train.trainer import Trainer
 
     import torch
 
@@ -388,7 +388,9 @@ def build_trainer(config: TrainConfig, num_processes: int | None = None):
     args = grpo_config(config, num_processes or state.num_processes)
     out = Path(config.out_dir)
     with state.main_process_first():  # generated task instances are written once, then read by the others
-        train_tasks, _ = load_run_tasks(config, out)
+        loader = Trainer.__new__(Trainer)  # the trainer's own task loading (folders, families, pass-rate filter)
+        loader.config, loader.out = config, out
+        train_tasks, _ = loader._load_tasks()
     if len(train_tasks) < config.grpo.tasks_per_step:
         raise ValueError(f"{len(train_tasks)} training tasks, fewer than grpo.tasks_per_step = "
                          f"{config.grpo.tasks_per_step} -- add tasks or lower tasks_per_step")
