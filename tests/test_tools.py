@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from termrl.agent.tools import TOOLS, Submitted, ToolState, run_tool, truncate
+from termrl.agent.tools import TOOLS, Submitted, ToolState, run_tool
+from termrl.text import head_tail as truncate
 
 
 @pytest.fixture

@@ -10,10 +10,12 @@ import dataclasses
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 TaskFormat = Literal["harbor", "tb1"]
 Difficulty = Literal["easy", "medium", "hard", "extremely_hard", "unknown"]
+DIFFICULTIES: tuple[Difficulty, ...] = get_args(Difficulty)
+"""Task difficulties, easiest first (``unknown`` last)."""
 
 
 @dataclass(frozen=True)

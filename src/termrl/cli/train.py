@@ -65,7 +65,9 @@ def _train(Trainer, cfg) -> None:
                 f"step {step}: reward {m.get('train/reward_mean', 0):.3f} resolved {m.get('train/resolved_rate', 0):.2f} "
                 f"loss {m.get('loss', 0):.4f} clip {m.get('clip_fraction', 0):.3f} "
                 f"entropy {m.get('entropy', 0):.2f} tokens/s {m.get('tokens_per_s', 0):.0f} "
-                f"(rollout {m.get('rollout_s', 0):.0f}s, update {m.get('update_s', 0):.0f}s) · "
+                f"(rollout {m.get('rollout_s', 0):.0f}s, update {m.get('update_s', 0):.0f}s) "
+                f"groups kept {m.get('sampling/kept', 0)}/{m.get('sampling/drawn', 0)}"
+                + (f" stage {m['curriculum/next_stage']}" if "curriculum/next_stage" in m else "") + " · "
                 + clock.describe(step).split(" · ", 1)[1])
 
         trainer.on_phase = phase

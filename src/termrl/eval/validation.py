@@ -13,7 +13,7 @@ from termrl.agent.reference import NopAgent, OracleAgent
 from termrl.errors import TaskError
 from termrl.rollout.episode import EpisodeConfig, run_episode
 from termrl.sandbox.base import SandboxProvider
-from termrl.tasks.records import ValidationResult, save_record
+from termrl.tasks.records import ValidationResult, save_record, task_digest
 from termrl.types import EpisodeResult, Task
 
 __all__ = ["ValidationResult", "invalid_load", "validate_task"]
@@ -71,7 +71,8 @@ def validate_task(task: Task, provider: SandboxProvider, config: EpisodeConfig |
     passed = sorted(k for k, v in nop.tests.items() if v)
     result = ValidationResult(task.name, not problems, oracle_reward, nop_reward,
                               "; ".join(p for p in problems if p) or None, passed, str(task.path),
-                              {n: max(rewards[n]) for n in wrong_names}, repeats, stable, len(oracle.tests))
+                              {n: max(rewards[n]) for n in wrong_names}, repeats, stable, len(oracle.tests),
+                              digest=task_digest(task.path))
     if result.valid:
         save_record(task, result)
     return result
@@ -94,7 +95,7 @@ def _validate_without_solution(task: Task, provider: SandboxProvider, config: Ep
     nop = nops[-1]
     return ValidationResult(task.name, not problems, None, max(rewards), "; ".join(problems) or None,
                             sorted(k for k, v in nop.tests.items() if v), str(task.path), {}, repeats, stable,
-                            len(nop.tests), has_solution=False)
+                            len(nop.tests), has_solution=False, digest=task_digest(task.path))
 
 
 def invalid_load(error: TaskError) -> ValidationResult:
