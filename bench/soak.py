@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import sys
 import tempfile
 import threading
@@ -125,6 +126,7 @@ def main() -> None:
     parser.add_argument("--group", type=int, default=2, help="episodes per task and agent per round")
     parser.add_argument("--kill-every", type=float, default=12.0, help="mean seconds between container kills")
     parser.add_argument("--outage", type=float, default=60.0, help="seconds the policy endpoint is down")
+    parser.add_argument("--keep", action="store_true", help="keep the rows and tasks (printed path)")
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="termrl-soak-"))
@@ -191,6 +193,8 @@ def main() -> None:
         wrong = [r for r in rows.values() if not explained(r, faults)]
         lost = expected - set(rows)
         duplicates = len(store.rows()) - len(rows)
+        if args.keep:
+            print(f"rows: {store.path}", file=sys.stderr)
         for line in faults.log:
             print(f"fault {line}", file=sys.stderr)
         print(f"soak: {elapsed / 60:.1f} min, {rounds} rounds, concurrency {args.concurrency}, "
@@ -210,6 +214,8 @@ def main() -> None:
     finally:
         stub.close()
         engine.close()
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

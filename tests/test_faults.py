@@ -81,7 +81,8 @@ def test_reaper_removes_only_containers_whose_owner_provably_ended(docker_client
             for name, labels in cases.items()}
     try:
         removed = reap_orphans(docker_client)
-        left = {c.name for c in docker_client.containers.list(all=True, ignore_removed=True, filters={"label": f"termrl.test={tag}"})}
+        left = {c.name for c in docker_client.containers.list(all=True, ignore_removed=True,
+                                                              filters={"label": f"termrl.test={tag}"})}
         assert {f"termrl-reap-dead-owner-{tag}", f"termrl-reap-recycled-pid-{tag}"} <= set(removed)
         assert left == {f"termrl-reap-{n}-{tag}" for n in ("live-owner", "other-host", "old-labels")}
     finally:
@@ -160,7 +161,8 @@ def test_engine_restart_mid_run_pauses_and_the_run_goes_on(tmp_path, task_factor
     assert any(r.error for r in rows), "the restart hit no episode in flight"
     assert any(r.resolved for r in rows), "no episode ran after the engine came back"
     _keys_once(store)
-    assert client.containers.list(all=True, ignore_removed=True, filters={"label": LABEL}) == []  # lost ones removed once it was back
+    leftovers = client.containers.list(all=True, ignore_removed=True, filters={"label": LABEL})
+    assert leftovers == []  # the ones lost while the engine was away were removed once it was back
     client.close()
 
 

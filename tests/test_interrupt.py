@@ -25,7 +25,8 @@ TERMRL = [str(Path(sys.executable).with_name("termrl"))]
 
 
 def _owned(docker_client, pid: int) -> list:
-    return docker_client.containers.list(all=True, ignore_removed=True, filters={"label": [LABEL, f"termrl.owner_pid={pid}"]})
+    return docker_client.containers.list(all=True, ignore_removed=True,
+                                         filters={"label": [LABEL, f"termrl.owner_pid={pid}"]})
 
 
 def _wait(predicate, timeout: float, what: str, lines: list[str] | None = None) -> None:
@@ -79,9 +80,10 @@ def test_run_stopped_by_a_signal_records_interrupted_episodes_and_resumes(tmp_pa
 
 
 def _train_args(out: Path, *extra: str) -> list[str]:
+    """A tiny run (LoRA: small checkpoints, so a stop saves in seconds even on a busy machine)."""
     sets = {"out_dir": str(out), "eval_every": 0, "tasks.family": "easy-files", "tasks.train_seeds": "[0,2]",
             "grpo.group_size": 2, "grpo.tasks_per_step": 2, "agent.max_turns": 1, "agent.max_tokens_per_turn": 32,
-            "max_concurrency": 4, "warm_pool": 1, "grace_s": 60}
+            "max_concurrency": 4, "warm_pool": 1, "grace_s": 600, "model.lora": "true", "optim.lr": 1e-3}
     args = [*TERMRL, "train", "--config", "configs/cpu-smollm2.yaml", "-v"]
     for key, value in sets.items():
         args += ["--set", f"{key}={value}"]
@@ -141,7 +143,8 @@ def test_train_survives_sigterm_and_sigkill_and_resumes_at_the_same_step(tmp_pat
     # 2. Resumed at step 1; SIGKILL between steps, once step 2's checkpoint is written.
     proc, err = _start(args)
     try:
-        _wait(lambda: latest.read_text() == "step-000002" or proc.poll() is not None, 1500, "step 2's checkpoint", err.lines)
+        _wait(lambda: latest.read_text() == "step-000002" or proc.poll() is not None, 1500, "step 2's checkpoint",
+              err.lines)
         proc.kill()
         proc.wait(30)
     finally:

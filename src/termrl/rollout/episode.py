@@ -12,7 +12,7 @@ from pathlib import Path
 from termrl.errors import Interrupted, StorageError, TermrlError
 from termrl.images.build import ImageConfig
 from termrl.rewards.base import Judge
-from termrl.rewards.scoring import episode_reward
+from termrl.rewards.scoring import episode_reward, task_test_weights
 from termrl.rewards.verifier import verify
 from termrl.rollout.shutdown import STOP
 from termrl.sandbox.base import SandboxProvider, SandboxSpec
@@ -89,9 +89,16 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
                              "a resumed run runs it again")
         STOP.interrupted_episodes += 1
     trajectory = outcome.trajectory
+    test_weights = None
+    if trajectory is not None:
+        try:
+            test_weights = task_test_weights(task.tests_dir)
+        except ValueError as exc:  # a broken tests/test_weights.json is the task's fault: recorded, scores 0
+            error = error or EpisodeError("task", str(exc))
     parts = episode_reward(verifier, error, trajectory=trajectory, instruction=task.instruction,
                            judge=None if stopped else config.judge, weights=config.weights,
-                           nop_passing=nop_passing_tests(task) if trajectory is not None else None)
+                           nop_passing=nop_passing_tests(task) if trajectory is not None else None,
+                           test_weights=test_weights)
     return EpisodeResult(
         task=task.name,
         agent=getattr(agent, "name", type(agent).__name__),

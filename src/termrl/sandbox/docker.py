@@ -317,7 +317,7 @@ class DockerSandbox:
             io_.close()
         info = self.api.exec_inspect(exec_id)
         code = -1 if info.get("Running") else int(info.get("ExitCode") or 0)
-        if code in (-1, 126, 137) and not self._running():
+        if code in (-1, 126, 137) and self._stopping():
             # Killed with its container (docker kill, an engine restart), not by what it ran: no verdict.
             raise SandboxError(f"container {self.container.id[:12]} stopped while running {argv[:3]} (exit {code})")
         reply = StreamReply(code, bytes(chunks), dropped, cap)
@@ -415,11 +415,18 @@ class DockerSandbox:
         except (ValueError, IndexError):
             return 0
 
-    def _running(self) -> bool:
-        try:
-            return bool(self.api.inspect_container(self.container.id)["State"].get("Running"))
-        except docker.errors.NotFound:
-            return False
+    def _stopping(self, window_s: float = 2.0) -> bool:
+        """Whether the container stops within ``window_s`` (a killed one still reads as running for a moment)."""
+        deadline = time.monotonic() + window_s
+        while True:
+            try:
+                if not self.api.inspect_container(self.container.id)["State"].get("Running"):
+                    return True
+            except docker.errors.NotFound:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.2)
 
     def _check_open(self) -> None:
         if self._closed:
@@ -496,7 +503,8 @@ class DockerProvider:
             lost, self._lost = self._lost, set()
         for token in lost:
             try:
-                for c in self.client.containers.list(all=True, ignore_removed=True, filters={"label": f"{SANDBOX_LABEL}={token}"}):
+                for c in self.client.containers.list(all=True, ignore_removed=True,
+                                                     filters={"label": f"{SANDBOX_LABEL}={token}"}):
                     c.remove(force=True, v=True)
             except docker.errors.NotFound:
                 pass

@@ -137,6 +137,7 @@ class PrivateEngine:
         self.stop()
         subprocess.run(["ip", "link", "del", self.bridge], check=False, capture_output=True)
         if remove_data:
+            subprocess.run(["umount", str(self.data_root)], check=False, capture_output=True)  # dockerd's own mount
             subprocess.run(["rm", "-rf", str(self.data_root.parent)], check=False)
             shutil.rmtree(self.run_dir, ignore_errors=True)
 
