@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -19,6 +20,8 @@ from termrl.rollout.episode import EpisodeConfig, EpisodeLog, run_episode, sandb
 from termrl.rollout.shutdown import STOP
 from termrl.sandbox.base import SandboxProvider
 from termrl.types import EpisodeResult, Task, episode_from_row, episode_to_row
+
+log = logging.getLogger(__name__)
 
 
 class TrajectoryStore(EpisodeLog):
@@ -69,9 +72,13 @@ class Rollout:
 class RolloutEngine:
     def __init__(self, provider: SandboxProvider, make_agent: Callable[[], Any], *, store: TrajectoryStore,
                  episode_config: EpisodeConfig | None = None, max_concurrency: int = 4,
-                 on_episode: Callable[[EpisodeResult], None] | None = None):
-        """``on_episode`` is called with each episode as it finishes (progress bars), not with resumed ones."""
+                 on_episode: Callable[[EpisodeResult], None] | None = None, host_retries: int = 2):
+        """``on_episode`` is called with each episode as it finishes (progress bars), not with resumed ones.
+
+        ``host_retries``: how many times an episode whose Docker host died under it is re-run on another
+        host (providers over several hosts only: they answer ``lost_host()``)."""
         self.provider = provider
+        self.host_retries = host_retries
         self.on_episode = on_episode
         self.make_agent = make_agent
         self.store = store
@@ -82,17 +89,33 @@ class RolloutEngine:
         async with sem:
             if STOP.requested:
                 return None  # a stopped run draws no new episode
-            result: EpisodeResult = await asyncio.to_thread(run_episode, task, self.make_agent(), self.provider,
-                                                            self.config)
+            result, lost = await asyncio.to_thread(self._attempt, task)
+            lost_hosts = []
+            while lost is not None and len(lost_hosts) < self.host_retries and not STOP.requested:
+                # The host died under the episode: an infrastructure failure, not the policy's -- run it again.
+                log.warning("episode %s: Docker host %s went down under it (%s); re-running it on another host",
+                            self.store.key(step, task.name, index), lost, result.error.message[:300])
+                lost_hosts.append({"host": lost, "error": result.error.message})
+                result, lost = await asyncio.to_thread(self._attempt, task)
+        extra = {"lost_hosts": lost_hosts} if lost_hosts else {}
         try:
             self.store.append({"key": self.store.key(step, task.name, index), "step": step, "index": index,
-                               **episode_to_row(result)})
+                               **episode_to_row(result), **extra})
         except StorageError as exc:
             STOP.request(str(exc), fatal=True)  # nothing more can be recorded: stop, resumably
             return None
         if self.on_episode is not None:
             self.on_episode(result)
         return result
+
+    def _attempt(self, task: Task) -> tuple[EpisodeResult, str | None]:
+        """One run of an episode, and (when it failed) the Docker host that died under it, if one did."""
+        result = run_episode(task, self.make_agent(), self.provider, self.config)
+        lost_host = getattr(self.provider, "lost_host", None)
+        lost = lost_host() if lost_host is not None else None
+        if result.error is None or _interrupted(result):
+            lost = None
+        return result, lost
 
     async def run_async(self, tasks: list[Task], group_size: int, step: int = 0) -> Rollout:
         done = self.store.finished()

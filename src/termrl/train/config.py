@@ -197,8 +197,11 @@ class SandboxConfig:
     hosts: list[str] = field(default_factory=list)
     """Docker engines the episodes run on, as Docker URLs (``unix:///var/run/docker.sock``,
     ``tcp://node1:2376`` with TLS from the DOCKER_* variables, ``ssh://user@node1``); empty = the local
-    engine (DOCKER_HOST or the default socket). termrl's own trainer takes one; the TRL engine gives
-    process r the engine ``hosts[r % len(hosts)]``."""
+    engine (DOCKER_HOST or the default socket). With two or more, termrl's own trainer starts each
+    sandbox on the least-loaded live engine and re-runs episodes whose engine died on another
+    (``termrl.sandbox.multihost``); the TRL engine gives process r the engine ``hosts[r % len(hosts)]``."""
+    capacity: int = 16
+    """Most sandboxes open at once on each engine of ``hosts`` (when it lists two or more)."""
 
 
 @dataclass

@@ -175,11 +175,15 @@ class Trainer:
         params = [p for p in self.model.parameters() if p.requires_grad]
         self.optimizer = torch.optim.AdamW(params, lr=config.optim.lr, weight_decay=config.optim.weight_decay,
                                            betas=tuple(config.optim.betas), fused=True)
-        if len(config.sandbox.hosts) > 1:
-            raise ValueError(f"sandbox.hosts lists {len(config.sandbox.hosts)} engines, but termrl's own trainer runs "
-                             "on one -- list one, or train with --engine trl (one engine per process)")
-        self.provider = PooledProvider(docker_provider_for(config.sandbox.hosts, engine_retry_s=config.engine_retry_s),
-                                       size=config.warm_pool)
+        if len(config.sandbox.hosts) > 1:  # least-loaded live engine per sandbox, failover (issue 11 §2)
+            from termrl.sandbox.multihost import MultiHostProvider
+
+            self.provider = MultiHostProvider(config.sandbox.hosts, capacity=config.sandbox.capacity,
+                                              pool_size=config.warm_pool)
+        else:
+            self.provider = PooledProvider(docker_provider_for(config.sandbox.hosts,
+                                                               engine_retry_s=config.engine_retry_s),
+                                           size=config.warm_pool)
         judge = get_judge(config.judge) if config.judge != "none" else None
         self.episode_config = EpisodeConfig(judge=judge, weights=config.weights)
         agent_config = config.agent
