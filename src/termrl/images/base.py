@@ -61,7 +61,7 @@ IMAGE_ENV = {
     "SSL_CERT_FILE": CA_BUNDLE,
     "REQUESTS_CA_BUNDLE": CA_BUNDLE,
     "PIP_CERT": CA_BUNDLE,
-    "UV_NATIVE_TLS": "1",
+    "UV_SYSTEM_CERTS": "1",  # (UV_NATIVE_TLS before uv 0.13)
     # No registry for Python builds here: uv must use the image's Python.
     "UV_PYTHON_DOWNLOADS": "never",
     "PIP_DISABLE_PIP_VERSION_CHECK": "1",
