@@ -14,7 +14,6 @@ import fnmatch
 import hashlib
 import io
 import logging
-import os
 import re
 import tarfile
 import time
@@ -25,13 +24,13 @@ import docker
 import docker.errors
 import yaml
 
+from termrl.cache import CACHE_DIR
 from termrl.errors import ImageError, TaskError
 from termrl.images.cpython import SOURCE_SUITE
 from termrl.types import Task
 
 log = logging.getLogger(__name__)
 
-CACHE_DIR = Path(os.environ.get("TERMRL_CACHE", Path.home() / ".cache" / "termrl"))
 TASK_REPO = "termrl-task"
 
 DEBIAN_PYTHON = {"bookworm": "3.11", "trixie": "3.13"}
