@@ -77,7 +77,7 @@ def test_pinned_pip_installs_replace_preinstalled_packages(docker_client, image)
 
 @pytest.mark.parametrize("name", sorted(p.name for p in FIDELITY.iterdir() if (p / "task.toml").is_file()))
 def test_fidelity_task_validates(docker_provider, name):
-    from termrl.tasks.validate import validate_task
+    from termrl.eval.validation import validate_task
 
     result = validate_task(load_task(FIDELITY / name), docker_provider)
     assert result.valid, result.error

@@ -15,7 +15,8 @@ def tool():
     return str(SRC / "sum16")
 
 
-@pytest.mark.parametrize("data", [b"", b"A", b"hello, world\n", bytes(range(256)) * 300, b"\xff" * 70000])
+@pytest.mark.parametrize("data", [b"", b"A", b"hello, world\n", bytes(range(256)) * 300, b"\xff" * 70000],
+                         ids=["empty", "one-byte", "text", "all-bytes", "wraps-around"])
 def test_checksum(tool, tmp_path, data):
     path = tmp_path / "input.bin"
     path.write_bytes(data)
