@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import fcntl
 import logging
-import os
 import re
 import shutil
 import subprocess
@@ -29,11 +28,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from termrl.cache import CACHE_DIR
 from termrl.errors import ImageError
 
 log = logging.getLogger(__name__)
 
-CACHE_DIR = Path(os.environ.get("TERMRL_CACHE", Path.home() / ".cache" / "termrl")) / "cpython"
+CPYTHON_CACHE = CACHE_DIR / "cpython"
 
 SOURCE_SUITE = {"3.11": "bookworm", "3.13": "trixie", "3.14": "forky"}
 """Debian suite whose source package ``python3.X`` holds the upstream tarball of each version.
@@ -98,7 +98,7 @@ class CPython:
 
 def _paths(minor: str, suite: str) -> tuple[Path, Path, Path]:
     stem = f"cpython-{minor}-{suite}-r{RECIPE_VERSION}"
-    return CACHE_DIR / f"{stem}.tar.gz", CACHE_DIR / f"{stem}.packages", CACHE_DIR / f"{stem}.version"
+    return CPYTHON_CACHE / f"{stem}.tar.gz", CPYTHON_CACHE / f"{stem}.packages", CPYTHON_CACHE / f"{stem}.version"
 
 
 def cached_cpython(minor: str, suite: str) -> CPython | None:
@@ -120,8 +120,8 @@ def build_cpython(minor: str, suite: str, mirror: str, *, force: bool = False) -
                          f"-- fix: choose one of those versions")
     if shutil.which("mmdebstrap") is None:
         raise ImageError("mmdebstrap is not installed -- fix: apt-get install -y mmdebstrap (make test does it)")
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    with open(CACHE_DIR / f"cpython-{minor}-{suite}.lock", "w") as lock:
+    CPYTHON_CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CPYTHON_CACHE / f"cpython-{minor}-{suite}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # two set-ups at once: the second waits, then finds the first's build
         found = None if force else cached_cpython(minor, suite)
         return found or _build(minor, suite, mirror)
