@@ -78,6 +78,9 @@ class BaseImage:
     cpython: tuple[str, ...] = ()
     """Source-built CPython versions added at /usr/local under versioned names only
     (``python3.13``, ``pip3.13``): found by ``uv -p 3.13``, never shadowing Debian's ``python3``."""
+    runtime_of: tuple[str, ...] = ()
+    """Source-built CPython versions whose run-time libraries the base carries (without the
+    interpreter), for the ``termrl/python`` images built on it."""
 
     @property
     def tag(self) -> str:
@@ -86,7 +89,7 @@ class BaseImage:
 
 BASES = {
     "bookworm": BaseImage("bookworm", "3.11", cpython=("3.13",)),
-    "trixie": BaseImage("trixie", "3.13"),
+    "trixie": BaseImage("trixie", "3.13", runtime_of=("3.13",)),
     # numpy, pandas, scipy, scikit-learn from Debian: data-science tasks build offline and fast.
     "bookworm-sci": BaseImage("bookworm", "3.11", "sci", SCIENTIFIC, cpython=("3.13",)),
 }
@@ -176,9 +179,9 @@ _UNVERSIONED = ("python", "python3", "pip", "pip3", "idle", "idle3", "pydoc", "p
                 "python-config", "python3-config")
 
 
-def _cpython_for(base: BaseImage, mirror: str | None) -> list[CPython]:
-    """The source-built interpreters ``base`` carries (compiled and cached on first use)."""
-    return [build_cpython(minor, base.suite, mirror or _apt_mirror()) for minor in base.cpython]
+def _cpython_for(base: BaseImage) -> list[CPython]:
+    """The source builds ``base`` carries or carries the libraries of (compiled and cached on first use)."""
+    return [build_cpython(minor, base.suite, _apt_mirror()) for minor in dict.fromkeys(base.cpython + base.runtime_of)]
 
 
 def _cpython_id(minor: str, suite: str) -> str:
@@ -193,7 +196,7 @@ def recipe_hash(base: BaseImage) -> str:
     """Changes whenever what goes into the image changes; a stale image is rebuilt."""
     h = hashlib.sha256()
     h.update(repr((base, PACKAGES, PYTEST, sorted(IMAGE_ENV.items()), UV_ENV_SCRIPT, 4)).encode())
-    for minor in base.cpython:
+    for minor in base.cpython + base.runtime_of:
         h.update(_cpython_id(minor, base.suite).encode())
     for crt in sorted(LOCAL_CA_DIR.glob("*.crt")):
         h.update(crt.read_bytes())
@@ -242,7 +245,7 @@ def build_base_image(client: docker.DockerClient, base: BaseImage, *, force: boo
     if shutil.which("mmdebstrap") is None:
         raise ImageError("mmdebstrap is not installed -- fix: apt-get install -y mmdebstrap (make test does it)")
     mirror = None if base.suite == "bookworm" else _apt_mirror()  # bookworm: mmdebstrap's default sources
-    pythons = _cpython_for(base, None)  # before the readiness check: the recipe names their builds
+    pythons = _cpython_for(base)  # before the readiness check: the recipe names their builds
     if not force and base_image_ready(client, base):
         log.info("%s is up to date", base.tag)
         return base.tag
@@ -268,7 +271,7 @@ def build_base_image(client: docker.DockerClient, base: BaseImage, *, force: boo
             f"--customize-hook=copy-in {env_script} /root/.local/bin/",
             '--customize-hook=ln -sf /usr/local/bin/uv /usr/local/bin/uvx "$1"/root/.local/bin/',
         ]
-        for py in pythons:
+        for py in (py for py in pythons if py.minor in base.cpython):
             hooks += [
                 f'--customize-hook=tar -C "$1" -xzf {py.tarball}',
                 '--customize-hook=cd "$1"/usr/local/bin && rm -f ' + " ".join(_UNVERSIONED),
@@ -298,12 +301,15 @@ def build_base_image(client: docker.DockerClient, base: BaseImage, *, force: boo
 
 _PYTHON_DOCKERFILE = """\
 FROM {base}
-{add}RUN set -e; cd /usr/local/bin; \\
+# the whole build (bookworm's base holds its versioned files already: one code path for every suite)
+ADD cpython.tar.gz /
+RUN set -e; cd /usr/local/bin; \\
     ln -sfT python{minor} python3; ln -sfT python{minor}-config python3-config; ln -sfT pip{minor} pip3; \\
     ln -sfT idle{minor} idle3; ln -sfT pydoc{minor} pydoc3; \\
     ln -sfT python3 python; ln -sfT python3-config python-config; ln -sfT pip3 pip; \\
     ln -sfT idle3 idle; ln -sfT pydoc3 pydoc; \\
     test "$(python -c 'import sys; print(sys.prefix)')" = /usr/local; \\
+    python3 -c 'import ssl, sqlite3, ctypes, lzma, bz2, zlib, readline, uuid, dbm.gnu, pyexpat, venv'; \\
     python3 --version; pip --version
 ENV PATH=/usr/local/bin:{path} PYTHON_VERSION={version}
 LABEL termrl.recipe={recipe} termrl.python={minor}
@@ -321,19 +327,16 @@ def build_python_image(client: docker.DockerClient, image: PythonImage, *, force
     if not force and python_image_ready(client, image):
         log.info("%s is up to date", image.tag)
         return image.tag
-    in_base = image.minor in image.base.cpython
     path = IMAGE_ENV["PATH"].replace("/usr/local/bin:", "")
-    dockerfile = _PYTHON_DOCKERFILE.format(
-        base=image.base.tag, minor=image.minor, version=py.version, path=path,
-        recipe=python_recipe_hash(image), add="" if in_base else "ADD cpython.tar.gz /\nRUN ldconfig\n")
+    dockerfile = _PYTHON_DOCKERFILE.format(base=image.base.tag, minor=image.minor, version=py.version, path=path,
+                                           recipe=python_recipe_hash(image))
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w") as tar:
         data = dockerfile.encode()
         info = tarfile.TarInfo("Dockerfile")
         info.size = len(data)
         tar.addfile(info, io.BytesIO(data))
-        if not in_base:
-            tar.add(str(py.tarball), arcname="cpython.tar.gz")
+        tar.add(str(py.tarball), arcname="cpython.tar.gz")
     old_id = _image_id(client, image.tag)
     log.info("building %s on %s (CPython %s)", image.tag, image.base.tag, py.version)
     lines: list[str] = []
