@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 
 BASE_REPO = "termrl/base"
 PYTHON_REPO = "termrl/python"
+ROOTFS_REPO = "termrl/rootfs"
 LOCAL_CA_DIR = Path("/usr/local/share/ca-certificates")
 CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt"
 
@@ -78,18 +79,20 @@ class BaseImage:
     cpython: tuple[str, ...] = ()
     """Source-built CPython versions added at /usr/local under versioned names only
     (``python3.13``, ``pip3.13``): found by ``uv -p 3.13``, never shadowing Debian's ``python3``."""
-    runtime_of: tuple[str, ...] = ()
-    """Source-built CPython versions whose run-time libraries the base carries (without the
-    interpreter), for the ``termrl/python`` images built on it."""
 
     @property
     def tag(self) -> str:
         return f"{BASE_REPO}:{self.suite}" + (f"-{self.variant}" if self.variant else "")
 
+    @property
+    def rootfs_tag(self) -> str:
+        """The imported Debian root file system the base is a layer on."""
+        return f"{ROOTFS_REPO}:{self.suite}" + (f"-{self.variant}" if self.variant else "")
+
 
 BASES = {
     "bookworm": BaseImage("bookworm", "3.11", cpython=("3.13",)),
-    "trixie": BaseImage("trixie", "3.13", runtime_of=("3.13",)),
+    "trixie": BaseImage("trixie", "3.13"),
     # numpy, pandas, scipy, scikit-learn from Debian: data-science tasks build offline and fast.
     "bookworm-sci": BaseImage("bookworm", "3.11", "sci", SCIENTIFIC, cpython=("3.13",)),
 }
@@ -179,11 +182,6 @@ _UNVERSIONED = ("python", "python3", "pip", "pip3", "idle", "idle3", "pydoc", "p
                 "python-config", "python3-config")
 
 
-def _cpython_for(base: BaseImage) -> list[CPython]:
-    """The source builds ``base`` carries or carries the libraries of (compiled and cached on first use)."""
-    return [build_cpython(minor, base.suite, _apt_mirror()) for minor in dict.fromkeys(base.cpython + base.runtime_of)]
-
-
 def _cpython_id(minor: str, suite: str) -> str:
     found = cached_cpython(minor, suite)
     if found is None:
@@ -192,14 +190,19 @@ def _cpython_id(minor: str, suite: str) -> str:
     return f"{found.version}-{suite}-{stat.st_size}-{stat.st_mtime_ns}"
 
 
-def recipe_hash(base: BaseImage) -> str:
-    """Changes whenever what goes into the image changes; a stale image is rebuilt."""
+def rootfs_recipe(base: BaseImage) -> str:
+    """Changes whenever what goes into the root file system changes; a stale one is rebuilt."""
     h = hashlib.sha256()
-    h.update(repr((base, PACKAGES, PYTEST, sorted(IMAGE_ENV.items()), UV_ENV_SCRIPT, 4)).encode())
-    for minor in base.cpython + base.runtime_of:
-        h.update(_cpython_id(minor, base.suite).encode())
+    h.update(repr((base.suite, base.extra, PACKAGES, PYTEST, sorted(IMAGE_ENV.items()), UV_ENV_SCRIPT, 4)).encode())
     for crt in sorted(LOCAL_CA_DIR.glob("*.crt")):
         h.update(crt.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def recipe_hash(base: BaseImage) -> str:
+    """The base: its root file system's recipe and the source builds layered on it."""
+    h = hashlib.sha256()
+    h.update(repr((rootfs_recipe(base), base.python, [_cpython_id(m, base.suite) for m in base.cpython], 1)).encode())
     return h.hexdigest()[:16]
 
 
@@ -240,22 +243,39 @@ def _image_id(client: docker.DockerClient, tag: str) -> str | None:
         return None
 
 
-def build_base_image(client: docker.DockerClient, base: BaseImage, *, force: bool = False) -> str:
-    """Build one base image unless an up-to-date one exists; returns its tag."""
+def _docker_build(client: docker.DockerClient, tag: str, dockerfile: str, files: dict[str, Path]) -> None:
+    """``docker build`` of ``dockerfile`` with ``files`` (name -> path) as its context; replaces ``tag``."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        data = dockerfile.encode()
+        info = tarfile.TarInfo("Dockerfile")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+        for name, path in files.items():
+            tar.add(str(path), arcname=name)
+    old_id = _image_id(client, tag)
+    lines: list[str] = []
+    for chunk in client.api.build(fileobj=io.BytesIO(buf.getvalue()), custom_context=True, tag=tag,
+                                  rm=True, forcerm=True, pull=False, decode=True):
+        lines.append(chunk.get("stream", ""))
+        if "error" in chunk:
+            raise ImageError(f"building {tag} failed: {chunk['error'].strip()}\n{''.join(lines[-20:])}")
+    _replace_old(client, tag, old_id)
+
+
+def build_rootfs(client: docker.DockerClient, base: BaseImage, *, force: bool = False) -> str:
+    """The Debian root file system of ``base`` (mmdebstrap + docker import) unless up to date; its tag."""
+    if not force and _ready(client, base.rootfs_tag, rootfs_recipe(base)):
+        return base.rootfs_tag
     if shutil.which("mmdebstrap") is None:
         raise ImageError("mmdebstrap is not installed -- fix: apt-get install -y mmdebstrap (make test does it)")
     mirror = None if base.suite == "bookworm" else _apt_mirror()  # bookworm: mmdebstrap's default sources
-    pythons = _cpython_for(base)  # before the readiness check: the recipe names their builds
-    if not force and base_image_ready(client, base):
-        log.info("%s is up to date", base.tag)
-        return base.tag
     with tempfile.TemporaryDirectory(prefix="termrl-base-") as tmp:
         work = Path(tmp)
         uv, uvx = _uv_binaries(work)
         env_script = work / "env"
         env_script.write_text(UV_ENV_SCRIPT)
         tarball = work / "rootfs.tar"
-        runtime = sorted({pkg for py in pythons for pkg in py.packages})
         hooks = [f"--customize-hook=copy-in {uv} {uvx} /usr/local/bin/"]
         cas = sorted(LOCAL_CA_DIR.glob("*.crt"))
         if cas:
@@ -270,32 +290,58 @@ def build_base_image(client: docker.DockerClient, base: BaseImage, *, force: boo
             '--customize-hook=mkdir -p "$1"/root/.local/bin',
             f"--customize-hook=copy-in {env_script} /root/.local/bin/",
             '--customize-hook=ln -sf /usr/local/bin/uv /usr/local/bin/uvx "$1"/root/.local/bin/',
+            '--customize-hook=rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*',
         ]
-        for py in (py for py in pythons if py.minor in base.cpython):
-            hooks += [
-                f'--customize-hook=tar -C "$1" -xzf {py.tarball}',
-                '--customize-hook=cd "$1"/usr/local/bin && rm -f ' + " ".join(_UNVERSIONED),
-                '--customize-hook=rm -f "$1"/usr/local/lib/pkgconfig/python3.pc "$1"/usr/local/lib/pkgconfig/python3-embed.pc',
-                f'--customize-hook=chroot "$1" python{py.minor} -c "import ssl, sqlite3, ctypes"',
-            ]
-        hooks.append('--customize-hook=rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*')
-        include = ",".join(PACKAGES + base.extra + tuple(runtime))
-        cmd = ["mmdebstrap", "--variant=minbase", f"--include={include}", *hooks, base.suite, str(tarball)]
+        cmd = ["mmdebstrap", "--variant=minbase", f"--include={','.join(PACKAGES + base.extra)}", *hooks,
+               base.suite, str(tarball)]
         if mirror:
             cmd.append(mirror)
-        log.info("building %s: %s", base.tag, " ".join(cmd))
+        log.info("building %s: %s", base.rootfs_tag, " ".join(cmd))
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             raise ImageError(f"mmdebstrap for {base.tag} failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
         changes = [f"ENV {k}={v}" for k, v in IMAGE_ENV.items()]
-        changes += [f"LABEL termrl.recipe={recipe_hash(base)} termrl.python={base.python}",
+        changes += [f"LABEL termrl.recipe={rootfs_recipe(base)} termrl.python={base.python}",
                     'CMD ["bash"]', "WORKDIR /"]
-        repo, tag = base.tag.split(":")
-        old_id = _image_id(client, base.tag)
+        repo, tag = base.rootfs_tag.split(":")
+        old_id = _image_id(client, base.rootfs_tag)
         client.api.import_image_from_file(str(tarball), repository=repo, tag=tag, changes=changes)
-        _replace_old(client, base.tag, old_id)
+        _replace_old(client, base.rootfs_tag, old_id)
+    if not _ready(client, base.rootfs_tag, rootfs_recipe(base)):
+        raise ImageError(f"docker import of {base.rootfs_tag} did not produce the image")
+    return base.rootfs_tag
+
+
+def _needs_packages(py: CPython) -> str:
+    """A shell check that the image holds the Debian packages ``py``'s libraries come from."""
+    names = " ".join(py.packages)
+    return (f'missing=$(for p in {names}; do dpkg-query -W -f="\\${{Status}}" "$p" 2>/dev/null '
+            f'| grep -q "ok installed" || echo "$p"; done); '
+            f'if [ -n "$missing" ]; then echo "CPython {py.version} needs Debian packages: $missing '
+            f'-- fix: add them to PACKAGES in termrl/images/base.py" >&2; exit 1; fi')
+
+
+def build_base_image(client: docker.DockerClient, base: BaseImage, *, force: bool = False) -> str:
+    """Build one base image unless an up-to-date one exists; returns its tag.
+
+    The root file system comes first (it needs no compiler run); then the source-built CPython
+    versions of ``base.cpython`` (compiled once, cached) are layered on it under versioned names."""
+    rootfs = build_rootfs(client, base, force=force)
+    pythons = [build_cpython(minor, base.suite, _apt_mirror()) for minor in base.cpython]
+    if not force and base_image_ready(client, base):
+        log.info("%s is up to date", base.tag)
+        return base.tag
+    lines = [f"FROM {rootfs}"]
+    for py in pythons:
+        lines += [f"ADD cpython-{py.minor}.tar.gz /",
+                  f"RUN set -e; {_needs_packages(py)}; cd /usr/local/bin; rm -f {' '.join(_UNVERSIONED)}; "
+                  "rm -f /usr/local/lib/pkgconfig/python3.pc /usr/local/lib/pkgconfig/python3-embed.pc; "
+                  f'python{py.minor} -c "import ssl, sqlite3, ctypes, lzma, bz2, zlib, readline, uuid, pyexpat"']
+    lines.append(f"LABEL termrl.recipe={recipe_hash(base)} termrl.python={base.python}")
+    log.info("building %s on %s", base.tag, rootfs)
+    _docker_build(client, base.tag, "\n".join(lines) + "\n", {f"cpython-{py.minor}.tar.gz": py.tarball for py in pythons})
     if not base_image_ready(client, base):
-        raise ImageError(f"docker import of {base.tag} did not produce the image")
+        raise ImageError(f"building {base.tag} did not produce the image")
     return base.tag
 
 
@@ -303,7 +349,7 @@ _PYTHON_DOCKERFILE = """\
 FROM {base}
 # the whole build (bookworm's base holds its versioned files already: one code path for every suite)
 ADD cpython.tar.gz /
-RUN set -e; cd /usr/local/bin; \\
+RUN set -e; {needs}; cd /usr/local/bin; \\
     ln -sfT python{minor} python3; ln -sfT python{minor}-config python3-config; ln -sfT pip{minor} pip3; \\
     ln -sfT idle{minor} idle3; ln -sfT pydoc{minor} pydoc3; \\
     ln -sfT python3 python; ln -sfT python3-config python-config; ln -sfT pip3 pip; \\
@@ -329,25 +375,11 @@ def build_python_image(client: docker.DockerClient, image: PythonImage, *, force
         return image.tag
     path = IMAGE_ENV["PATH"].replace("/usr/local/bin:", "")
     dockerfile = _PYTHON_DOCKERFILE.format(base=image.base.tag, minor=image.minor, version=py.version, path=path,
-                                           recipe=python_recipe_hash(image))
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w") as tar:
-        data = dockerfile.encode()
-        info = tarfile.TarInfo("Dockerfile")
-        info.size = len(data)
-        tar.addfile(info, io.BytesIO(data))
-        tar.add(str(py.tarball), arcname="cpython.tar.gz")
-    old_id = _image_id(client, image.tag)
+                                           recipe=python_recipe_hash(image), needs=_needs_packages(py))
     log.info("building %s on %s (CPython %s)", image.tag, image.base.tag, py.version)
-    lines: list[str] = []
-    for chunk in client.api.build(fileobj=io.BytesIO(buf.getvalue()), custom_context=True, tag=image.tag,
-                                  rm=True, forcerm=True, pull=False, decode=True):
-        lines.append(chunk.get("stream", ""))
-        if "error" in chunk:
-            raise ImageError(f"building {image.tag} failed: {chunk['error'].strip()}\n{''.join(lines[-20:])}")
-    _replace_old(client, image.tag, old_id)
+    _docker_build(client, image.tag, dockerfile, {"cpython.tar.gz": py.tarball})
     if not python_image_ready(client, image):
-        raise ImageError(f"building {image.tag} did not produce the image\n{''.join(lines[-20:])}")
+        raise ImageError(f"building {image.tag} did not produce the image")
     return image.tag
 
 
