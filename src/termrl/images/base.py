@@ -1,7 +1,8 @@
 """Local base images built from Debian packages, for machines without a container registry.
 
 ``mmdebstrap`` makes a minimal Debian root file system from the host's apt mirror,
-``docker import`` turns it into an image. Two kinds:
+``docker import`` turns it into an image (``termrl/rootfs:<suite>``); source-built CPython
+(:mod:`termrl.images.cpython`) is added in Docker layers on it. Two kinds:
 
 - ``termrl/base:<suite>`` (bookworm, trixie): Debian's python3 (3.11 on bookworm, 3.13 on trixie)
   with pip, venv, and pytest installed *by pip* (so ``pip install pytest==...`` can replace it;
