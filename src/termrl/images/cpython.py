@@ -75,7 +75,7 @@ find /usr/local -type f \( -perm -u+x -o -name '*.so*' \) -exec ldd '{{}}' + 2>/
 : > /tmp/out/packages
 while read -r lib; do
   dpkg-query --search "$lib" 2>/dev/null || dpkg-query --search "$(realpath "$lib")" 2>/dev/null || true
-done < /tmp/out/libs | grep -v '^diversion by' | cut -d: -f1 | sort -u > /tmp/out/packages
+done < /tmp/out/libs | sed 's/^diversion by \([^ ]*\) .*/\1/' | cut -d: -f1 | sort -u > /tmp/out/packages
 /usr/local/bin/python3 -c 'import platform; print(platform.python_version())' > /tmp/out/version
 tar -C / -czf /tmp/out/cpython.tar.gz usr/local
 """
@@ -105,8 +105,10 @@ def cached_cpython(minor: str, suite: str) -> CPython | None:
     tarball, packages, version = _paths(minor, suite)
     if not (tarball.is_file() and packages.is_file() and version.is_file()):
         return None
-    # (lines "diversion by P from/to: path" are dpkg's notes on moved files, not packages)
-    names = [ln.strip() for ln in packages.read_text().splitlines() if ln.strip() and not ln.startswith("diversion by")]
+    # ("diversion by P from/to" lines: dpkg's notes on files P moved; P is still the owner)
+    names = [ln.split()[2] if ln.startswith("diversion by ") else ln.strip()
+             for ln in packages.read_text().splitlines() if ln.strip()]
+    names = list(dict.fromkeys(names))
     return CPython(version.read_text().strip(), suite, tarball, tuple(names))
 
 
