@@ -81,6 +81,11 @@ def test_pinned_pip_installs_replace_preinstalled_packages(docker_client, image)
 def test_fidelity_task_validates(docker_provider, name):
     from termrl.eval.validation import validate_task
 
+    if name == "service-http-status":
+        # the agent's server must outlive the agent phase: needs the verifier that keeps serving
+        # processes (termrl.sandbox.procs, issue 10 item 3); runs as soon as that is in
+        pytest.importorskip("termrl.sandbox.procs", reason="the verifier still stops every agent process")
+
     result = validate_task(load_task(FIDELITY / name), docker_provider)
     assert result.valid, result.error
     assert result.oracle_reward == 1.0 and result.nop_reward == 0.0
