@@ -108,6 +108,10 @@ class VerifierResult:
     duration_s: float
     problem: str | None = None
     """Why the tests could not produce a reward (the episode then scores 0)."""
+    tampered: list[str] = field(default_factory=list)
+    """Paths of the verification toolchain the agent changed (restored before the tests); non-empty = score 0."""
+    integrity_s: float = 0.0
+    """Seconds the integrity step took (part of duration_s)."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,8 @@ class EpisodeResult:
     duration_s: float
     verifier: VerifierResult | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    tampered: list[str] = field(default_factory=list)
+    """Verification-toolchain paths the agent changed (found by the integrity step); non-empty = reward 0."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``episodes.jsonl`` row."""
@@ -147,6 +153,7 @@ class EpisodeResult:
             "truncated": self.truncated,
             "error": dataclasses.asdict(self.error) if self.error else None,
             "duration_s": round(self.duration_s, 3),
+            "tampered": list(self.tampered),
         }
         if self.verifier is not None:
             v = self.verifier
@@ -156,6 +163,7 @@ class EpisodeResult:
                 "timed_out": v.timed_out,
                 "duration_s": round(v.duration_s, 3),
                 "problem": v.problem,
+                "integrity_s": round(v.integrity_s, 3),
                 "output_tail": v.output[-2000:],
             }
         row.update(self.extra)

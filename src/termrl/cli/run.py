@@ -64,8 +64,8 @@ def run(
 
 def _print_episodes(results: list[EpisodeResult]) -> None:
     table = Table(title="episodes")
-    for col in ("task", "agent", "reward", "test", "judge", "resolved", "tests passed", "turns", "ended", "error",
-                "seconds"):
+    for col in ("task", "agent", "reward", "test", "judge", "resolved", "tests passed", "turns", "ended", "tampered",
+                "error", "seconds"):
         table.add_column(col)
     for r in sorted(results, key=lambda r: r.task):
         passed = f"{sum(r.tests.values())}/{len(r.tests)}" if r.tests else "-"
@@ -77,13 +77,15 @@ def _print_episodes(results: list[EpisodeResult]) -> None:
         test = r.extra.get("test_score")
         table.add_row(r.task, r.agent, f"{r.reward:.2f}", "-" if test is None else f"{test:.2f}",
                       "-" if judge is None else f"{judge:.2f}", "yes" if r.resolved else "no", passed,
-                      str(r.extra.get("n_turns", "-")), ended, error, f"{r.duration_s:.1f}")
+                      str(r.extra.get("n_turns", "-")), ended,
+                      f"[red]{len(r.tampered)} paths[/]" if r.tampered else "-", error, f"{r.duration_s:.1f}")
     console.print(table)
     n = len(results)
     if n:
         console.print(f"resolved {sum(r.resolved for r in results)}/{n}, "
                       f"mean reward {sum(r.reward for r in results) / n:.3f}, "
-                      f"errors {sum(r.error is not None for r in results)}")
+                      f"errors {sum(r.error is not None for r in results)}, "
+                      f"tampered {sum(bool(r.tampered) for r in results)}")
 
 
 @app.command()

@@ -83,6 +83,7 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
         error=error,
         duration_s=time.monotonic() - start,
         verifier=verifier,
+        tampered=list(verifier.tampered) if verifier else [],
     )
     trajectory: Trajectory | None = outcome.info.get("trajectory")
     if trajectory is None:
@@ -101,7 +102,8 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
         "end_reason": trajectory.end_reason,
         "trajectory": trajectory_to_json(trajectory),
     }
-    return dataclasses.replace(result, reward=parts.reward, extra=extra)
+    # Tampering with the verification toolchain scores 0 overall: no judge score makes up for it.
+    return dataclasses.replace(result, reward=0.0 if result.tampered else parts.reward, extra=extra)
 
 
 def _end_cut_line(path: Path) -> None:

@@ -41,6 +41,11 @@ def render_episode(row: dict[str, Any], console: Console, observation_chars: int
     console.print(Panel(header, expand=False))
     if row.get("error"):
         console.print(f"[red]error at {row['error']['boundary']}:[/] {row['error']['message']}")
+    if row.get("tampered"):
+        problem = (row.get("verifier") or {}).get("problem") or ""
+        console.print(f"[bold red]tampered with the verification toolchain (scored 0):[/] {problem}")
+        for path in row["tampered"]:
+            console.print(f"  [red]{path}[/]")
     if row.get("judge_error"):
         console.print(f"[yellow]judge failed:[/] {row['judge_error']}")
     if "trajectory" not in row:
