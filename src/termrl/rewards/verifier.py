@@ -190,7 +190,7 @@ def verify(task: Task, sandbox: Sandbox, *, started_at: float, network: bool = T
     report = IntegrityReport()
     inv = None
     if hasattr(sandbox, "changes"):
-        inv = inventory(sandbox.client, sandbox.image_id)
+        inv = inventory(sandbox.client, sandbox.image_id, sandbox.image_env().get("PATH", ""))
         workdirs = tuple(d for d in (sandbox.image_workdir(), task.environment.workdir) if d)
         if integrity:
             enforce(sandbox, inv, report, workdirs=workdirs)

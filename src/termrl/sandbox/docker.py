@@ -22,6 +22,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import shlex
 import stat
 import tarfile
 import time
@@ -32,6 +33,8 @@ import docker.errors
 
 from termrl.errors import SandboxError
 from termrl.sandbox.base import SandboxSpec
+from termrl.sandbox.inventory import _PY_INVENTORY, cached, inventory_key, parse_inventory, store
+from termrl.sandbox.inventory import script as inventory_script
 from termrl.sandbox.procs import servers
 from termrl.sandbox.stream import ShellDied, StreamReply, StreamShell
 from termrl.images.build import ImageConfig, build_task_image
@@ -155,7 +158,15 @@ class DockerSandbox:
         self._control = _AttachedShell(self.api, container.id, ["sh"], prelude=CONTROL_PRELUDE)
         self.keeper_pid = int(self._control.shell.run("__termrl_keeper", timeout=10).output.strip() or 1)
         self._agent: _AttachedShell | None = None
+        self._take_inventory()
         self._agent = self._start_agent_shell()
+
+    def _take_inventory(self) -> None:
+        """List the image's toolchain now, while the container is still exactly its image (once per image)."""
+        key = inventory_key(self.client, self.image_id, self.image_env().get("PATH", ""))
+        if cached(key) is None:
+            text = self._control_run(f"PYINV={shlex.quote(_PY_INVENTORY)}\n{inventory_script()}", timeout=300)
+            store(key, parse_inventory(text))
 
     @property
     def id(self) -> str:
