@@ -192,6 +192,12 @@ def plan(changes: list[tuple[str, str]], inv: Inventory, read, *, workdirs: tupl
                              restore=kind == "C")
             continue
 
+        # Debian keeps the interpreter's sitecustomize in /etc/python3.X (linked from the stdlib).
+        if path.startswith("/etc/python") and path.count("/") >= 3 and not is_dir:
+            if kind in "CD" or module_name(name) in CUSTOMIZE:
+                out.flag(path, "changed the Python interpreter's site configuration", restore=kind != "A")
+            continue
+
         # Package-manager and pytest configuration.
         if path in PKG_CONFIGS and kind in "AC":
             out.flag(path, "changed pip/uv configuration (where the tests install from)", restore=kind == "C")

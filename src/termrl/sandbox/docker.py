@@ -192,7 +192,14 @@ class DockerSandbox:
         start = time.monotonic()
         restarted = False
         if self._agent is None:
-            self._agent = self._start_agent_shell()
+            try:
+                self._agent = self._start_agent_shell()
+            except SandboxError as exc:
+                self.container.reload()
+                if self.container.status != "running":
+                    raise
+                return ExecResult(exit_code=-1, output=f"[termrl: the shell could not be started: {exc}]\n",
+                                  shell_restarted=True, duration_s=time.monotonic() - start)
             restarted = True
         agent = self._agent
         try:
@@ -215,8 +222,14 @@ class DockerSandbox:
         except ShellDied:
             partial = agent.shell.partial()
             code = agent.exit_code()
-            self._replace_agent_shell()
             partial.exit_code = code
+            try:
+                self._replace_agent_shell()
+            except SandboxError as exc:
+                # The agent broke the shell itself (e.g. replaced /bin/sh): its episode goes on, the
+                # next command tries again, and the verifier restores the shell before the tests.
+                self._agent = None
+                partial.output += f"\n[termrl: the shell could not be restarted: {exc}]\n".encode()
             return self._result(partial, start, shell_restarted=True)
 
     def _replace_agent_shell(self) -> None:
@@ -428,8 +441,16 @@ class DockerSandbox:
             raise SandboxError(f"cannot read {path}: {exc}") from exc
 
     def is_dir(self, path: str) -> bool:
-        """Whether ``path`` is a folder now (a stat through the API: HEAD .../archive)."""
+        """Whether ``path`` is a folder now (not a link): from the upper layer when local, else a stat
+        through the API (HEAD .../archive)."""
         self._check_open()
+        data = (self.container.attrs.get("GraphDriver") or {}).get("Data") or {}
+        upper = data.get("UpperDir")
+        if upper and os.path.isdir(upper):
+            mine = os.path.join(upper, path.lstrip("/"))
+            if os.path.lexists(mine):
+                return os.path.isdir(mine) and not os.path.islink(mine)
+            return True  # untouched: still the image's folder
         res = self.api.head(self.api._url("/containers/{0}/archive", self.id), params={"path": path})
         header = res.headers.get("X-Docker-Container-Path-Stat")
         if res.status_code != 200 or not header:
