@@ -48,7 +48,7 @@ def _plan(changes):
     ([("/usr/bin/python3", "C")], ["/usr/bin/python3"]),
     ([("/usr/bin/mkdir", "D")], ["/usr/bin/mkdir"]),
     ([("/usr/local/bin/python3", "A")], ["/usr/local/bin/python3"]),
-    ([("/root/.local/bin", "A"), ("/root/.local/bin/env", "A")], ["/root/.local/bin/env"]),
+    ([("/usr/bin/env", "C")], ["/usr/bin/env"]),
     ([("/usr/local/bin/ls", "A")], ["/usr/local/bin/ls"]),
     ([("/bin", "C")], ["/bin"]),
     ([("/etc/ld.so.preload", "A")], ["/etc/ld.so.preload"]),
@@ -86,11 +86,15 @@ def test_legitimate_changes_are_not_flagged(changes):
     assert _plan(changes).tampered == {}
 
 
-def test_caches_and_bytecode_are_neutralised_quietly():
+def test_caches_bytecode_and_uv_are_neutralised_quietly():
     result = _plan([("/root/.cache/uv", "A"), ("/root/.cache/uv/wheels", "A"),
-                    ("/usr/lib/python3.11/__pycache__/json.cpython-311.pyc", "A")])
+                    ("/usr/lib/python3.11/__pycache__/json.cpython-311.pyc", "A"),
+                    ("/root/.local/bin", "A"), ("/root/.local/bin/env", "A"), ("/root/.local/bin/uv", "A"),
+                    ("/usr/local/bin/uvx", "C")])
     assert result.tampered == {}
-    assert result.remove == ["/root/.cache/uv", "/usr/lib/python3.11/__pycache__/json.cpython-311.pyc"]
+    assert result.remove == ["/root/.cache/uv", "/root/.local/bin/env", "/root/.local/bin/uv",
+                             "/usr/lib/python3.11/__pycache__/json.cpython-311.pyc"]
+    assert result.restore == ["/usr/local/bin/uvx"]
 
 
 def test_restore_and_remove_are_split_and_children_covered():

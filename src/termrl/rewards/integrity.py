@@ -15,10 +15,11 @@ added paths with the image's ``rm`` called by absolute path.
 
 Policy (what is *tampered*):
 
-* programs: an image file in a PATH directory changed or deleted; a new file in a PATH
-  directory named like a program the verification may run (interpreters, shells, ``env``,
-  core utilities, pip/pytest/uv) that the image already has, or any python/pip/pytest/uv/
-  bash/sh/env name. New programs with other names are legitimate.
+* programs: the verification plumbing in PATH -- interpreters, shells, ``env``, pip/pytest/uv
+  and the core utilities test scripts use (``CORE_PROGRAMS``) -- changed or deleted, or a new
+  file of such a name put in PATH where the image has its own (any python/pip/pytest/uv/bash/
+  sh/env name always). Other programs (the task's own scripts, compilers, git, ...) are the
+  task's domain: changing them is legitimate.
 * the dynamic loader: ``/etc/ld.so.preload`` created or changed; ``/etc/ld.so.cache``
   re-pointing a library name the image resolves to another file; an image shared library
   changed or deleted; a new file named like an image library in a library directory;
@@ -68,11 +69,10 @@ log = logging.getLogger(__name__)
 # the image's own is a replacement, not a new program.
 TOOL_RE = re.compile(r"^(python[0-9.]*(-config)?|pip[0-9.]*|pytest[0-9.-]*|py\.test|uvx?|bash|sh|dash|env|busybox)$")
 CORE_PROGRAMS = frozenset("""
-[ awk base64 basename cat chmod chown cmp comm cp csplit curl cut date dd df diff dirname du echo egrep expr
-false fgrep find fold gawk git grep gzip head id install jq kill ln ls mawk md5sum mkdir mktemp mv nice nohup
-od paste perl pgrep pkill printenv printf ps pwd readlink realpath rm rmdir sed seq setsid sha1sum sha256sum
-sha512sum sleep sort split stat stdbuf tail tar tee test timeout touch tr true uname uniq unzip wc wget which
-xargs yes zcat xz gunzip sqlite3 make gcc cc g++ ld as node npm file bc su sudo runuser
+[ awk base64 basename cat chmod chown cmp comm cp curl cut date dd diff dirname echo egrep env expr false fgrep
+find grep head id install kill ln ls mawk gawk md5sum mkdir mktemp mv nice nohup od paste printenv printf ps pwd
+readlink realpath rm rmdir sed seq setsid sha1sum sha256sum sort stat stdbuf tail tee test timeout touch tr true
+uname uniq wc wget which xargs yes sleep
 """.split())
 CORE_TOOLING = frozenset({"pytest", "_pytest", "pluggy", "py"})
 PYTEST_CONFIGS = ("/conftest.py", "/pytest.ini", "/pyproject.toml", "/tox.ini", "/setup.cfg", "/.pytest.ini")
@@ -84,6 +84,7 @@ ENV_DIRS = ("/etc/profile.d",)
 LOADER_VARS = re.compile(rb"\bLD_(PRELOAD|LIBRARY_PATH|AUDIT)\b")
 CACHES = ("/root/.cache/pip", "/root/.cache/uv", "/root/.local/share/uv")
 UV_PYTHONS = ("/root/.local/share/uv/python", "/root/.local/share/uv/tools")
+UV_NAMES = ("uv", "uvx")
 WORK_DIRS_ALWAYS = ("/app", "/")
 
 # --- the plan ----------------------------------------------------------------------------
@@ -164,9 +165,16 @@ def plan(changes: list[tuple[str, str]], inv: Inventory, read, *, workdirs: tupl
             continue
 
         # Programs in PATH.
+        if parent in inv.path_dirs and (name in UV_NAMES or path == "/root/.local/bin/env"):
+            # uv's own installer puts uv, uvx and this env file in ~/.local/bin: an agent may install uv
+            # for its own use. The tests get the image's (restored, or the agent's copies removed).
+            if not is_dir:
+                out.quiet(path, restore=kind != "A")
+            continue
         if parent in inv.path_dirs:
-            if kind in "CD" and not is_dir:
-                out.flag(path, f"{'changed' if kind == 'C' else 'deleted'} a program of the image", restore=True)
+            plumbing = bool(TOOL_RE.match(name)) or name in CORE_PROGRAMS
+            if kind in "CD" and not is_dir and plumbing:
+                out.flag(path, f"{'changed' if kind == 'C' else 'deleted'} the image's {name}", restore=True)
                 continue
             if kind == "A" and (TOOL_RE.match(name) or (name in inv.programs and name in CORE_PROGRAMS)):
                 out.flag(path, f"put a program named {name!r} in PATH, where the image has its own", restore=False)
