@@ -158,24 +158,25 @@ def batch_from_rollouts(path: Path, step: int) -> Batch:
     import json
 
     from termrl.train.grpo import group_advantages
-    from termrl.train.trainer import sample_from_row
+    from termrl.train.trainer import sample_from_episode
+    from termrl.types import episode_from_row
 
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    groups: dict[str, list[dict]] = {}
+    groups: dict[str, list] = {}
     for row in rows:
         if row.get("step") == step:
-            groups.setdefault(row["task"], []).append(row)
+            groups.setdefault(row["task"], []).append(episode_from_row(row))
     if not groups:
         raise SystemExit(f"{path}: no episodes of step {step} -- pick a step the run reached")
     size = max(len(g) for g in groups.values())
     tokens, masks, advantages = [], [], []
     for group in groups.values():
-        samples = [sample_from_row(r) if r.get("error") is None else None for r in group]
+        samples = [sample_from_episode(r) if r.error is None else None for r in group]
         if len(group) < size or any(s is None for s in samples):
             continue
         tokens += [s.tokens for s in samples]
         masks += [s.mask for s in samples]
-        advantages.append(group_advantages(torch.tensor([float(r["reward"]) for r in group])))
+        advantages.append(group_advantages(torch.tensor([r.reward for r in group])))
     if not tokens:
         raise SystemExit(f"{path}: step {step} has no group whose {size} episodes all have model tokens")
     return Batch(tokens, masks, torch.cat(advantages), size)

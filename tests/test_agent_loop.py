@@ -53,8 +53,8 @@ GOOD = [
 
 def test_runs_until_finish_and_records_everything(task, sandbox):
     agent, outcome = run(task, sandbox, GOOD)
-    traj = outcome.info["trajectory"]
-    assert outcome.terminated and not outcome.truncated and outcome.info["error"] is None
+    traj = outcome.trajectory
+    assert outcome.terminated and not outcome.truncated and outcome.error is None
     assert traj.end_reason == "finished" and traj.finish_message == "wrote done"
     assert [len(s.actions) for s in traj.steps] == [2, 1, 2, 1]
     assert traj.steps[2].observations[0].output.strip() == "done"
@@ -69,7 +69,7 @@ def test_runs_until_finish_and_records_everything(task, sandbox):
 def test_parse_errors_are_explained_and_end_the_episode(task, sandbox):
     agent, outcome = run(task, sandbox, ["I think I should look around.", "<bash>ls", "", "never used"],
                          max_parse_errors=3)
-    traj = outcome.info["trajectory"]
+    traj = outcome.trajectory
     assert traj.end_reason == "parse_errors" and len(traj.steps) == 3
     assert all(s.parse_error for s in traj.steps)
     feedback = agent.policy.seen[1][-1]
@@ -79,19 +79,19 @@ def test_parse_errors_are_explained_and_end_the_episode(task, sandbox):
 def test_a_good_reply_resets_the_parse_error_count(task, sandbox):
     replies = ["oops", "<bash>true</bash>", "oops", "oops", "<finish></finish>"]
     _, outcome = run(task, sandbox, replies, max_parse_errors=3)
-    assert outcome.info["trajectory"].end_reason == "finished"
+    assert outcome.trajectory.end_reason == "finished"
 
 
 def test_max_turns_truncates(task, sandbox):
     _, outcome = run(task, sandbox, ["<bash>true</bash>"] * 5, max_turns=3)
     assert outcome.truncated and not outcome.terminated
-    assert outcome.info["trajectory"].end_reason == "max_turns"
+    assert outcome.trajectory.end_reason == "max_turns"
 
 
 def test_token_budget_truncates(task, sandbox):
     big = Generation(text="<bash>true</bash>", n_prompt_tokens=900, n_completion_tokens=200)
     _, outcome = run(task, sandbox, [big, big], max_total_tokens=1000)
-    assert outcome.truncated and outcome.info["trajectory"].end_reason == "max_tokens"
+    assert outcome.truncated and outcome.trajectory.end_reason == "max_tokens"
 
 
 def test_wall_clock_truncates(task_factory, sandbox):
@@ -100,16 +100,16 @@ def test_wall_clock_truncates(task_factory, sandbox):
     toml.write_text(toml.read_text().replace("[agent]\ntimeout_sec = 60", "[agent]\ntimeout_sec = 2"))
     agent = TermAgent(Replay(["<bash>sleep 30</bash>", "<bash>true</bash>"]), AgentConfig())
     outcome = agent.run(load_task(task_dir), sandbox)
-    traj = outcome.info["trajectory"]
+    traj = outcome.trajectory
     assert outcome.truncated and traj.end_reason == "timeout"
     assert "timed out" in traj.steps[0].observations[0].output
 
 
 def test_policy_failure_is_recorded_not_raised(task, sandbox):
     _, outcome = run(task, sandbox, ["<bash>true</bash>", PolicyError("server said 500")])
-    error = outcome.info["error"]
+    error = outcome.error
     assert error.boundary == "policy" and "500" in error.message
-    assert len(outcome.info["trajectory"].steps) == 1
+    assert len(outcome.trajectory.steps) == 1
 
 
 def test_token_segments_mask_model_tokens_only(task, sandbox):
@@ -118,11 +118,11 @@ def test_token_segments_mask_model_tokens_only(task, sandbox):
     g2 = Generation(text="<finish></finish>", token_ids=(20,), logprobs=(-0.3,),
                     prompt_token_ids=(1, 2, 3, 10, 11, 7, 8), n_prompt_tokens=7, n_completion_tokens=1)
     _, outcome = run(task, sandbox, [g1, g2])
-    segs = outcome.info["trajectory"].segments
+    segs = outcome.trajectory.segments
     assert [(s.token_ids, s.trainable) for s in segs] == [((1, 2, 3), False), ((10, 11), True), ((7, 8), False),
                                                           ((20,), True)]
     assert segs[1].logprobs == (-0.1, -0.2)
-    assert outcome.info["token_mismatches"] == 0
+    assert outcome.token_mismatches == 0
 
 
 @pytest.mark.parametrize("fmt,replies", [
@@ -132,6 +132,6 @@ def test_token_segments_mask_model_tokens_only(task, sandbox):
 ])
 def test_other_formats_drive_the_same_tools(task, sandbox, fmt, replies):
     agent, outcome = run(task, sandbox, replies, action_format=fmt)
-    assert outcome.info["trajectory"].end_reason == "finished"
+    assert outcome.trajectory.end_reason == "finished"
     assert sandbox.exec("cat /app/out.txt").output == "done\n"
     assert agent.policy.seen[1][-1].role in ("user", "tool")

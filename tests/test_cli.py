@@ -84,3 +84,11 @@ def test_clean_removes_orphans(docker_client):
     proc = termrl("clean")
     assert orphan.name in proc.stdout
     assert not docker_client.containers.list(all=True, filters={"id": orphan.id})
+
+
+def test_a_trainer_error_exits_2_with_a_message(tmp_path):
+    config = tmp_path / "empty.yaml"
+    config.write_text(f"out_dir: {tmp_path / 'run'}\ntasks:\n  train: []\n")
+    proc = termrl("train", "--config", str(config), check=False)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "no training tasks" in proc.stderr and "tasks.train" in proc.stderr

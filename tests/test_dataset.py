@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from termrl.tasks import load_tasks
-from termrl.tasks.stats import changed_tasks, count_tests, dataset_stats, load_record, wrong_solutions
+from termrl.eval.stats import changed_tasks, count_tests, dataset_stats, load_record, wrong_solutions
 
 DATASET = Path(__file__).resolve().parents[1] / "datasets" / "termrl-v1"
 SAMPLE = 3
@@ -52,7 +52,7 @@ def _to_validate():
 @pytest.mark.timeout(1800)  # a few tasks compile or retrain in their tests
 @pytest.mark.parametrize("task", _to_validate() if _task_dirs() else [], ids=lambda t: t.name)
 def test_sample_and_changed_tasks_validate(docker_provider, task):
-    from termrl.tasks.validate import validate_task
+    from termrl.eval.validation import validate_task
 
     result = validate_task(task, docker_provider)
     assert result.valid, result.error

@@ -7,7 +7,8 @@ import pytest
 from conftest import EXAMPLES
 from termrl.rollout.episode import run_episode
 from termrl.tasks import load_task, load_tasks
-from termrl.tasks.validate import nop_passing_tests, validate_task
+from termrl.eval.validation import validate_task
+from termrl.tasks.records import nop_passing_tests
 from termrl.types import AgentOutcome
 
 

@@ -91,7 +91,7 @@ def provider():
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_family_instances_validate(family, provider, tmp_path):
     from termrl.rollout.episode import EpisodeConfig
-    from termrl.tasks.validate import validate_task
+    from termrl.eval.validation import validate_task
 
     config = EpisodeConfig(verifier_network=False)  # the generated tests need no network
     task_dirs = [generate(family, seed, d, tmp_path) for seed in SEEDS for d in DIFFICULTIES]

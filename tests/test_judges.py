@@ -15,7 +15,7 @@ from termrl.errors import JudgeError, PolicyError
 from termrl.eval.judge_eval import (CaseError, JudgeCase, judge_eval_command, load_cases, run_judge_eval, spearman)
 from termrl.rewards.judges import (CRITERIA, CriterionWeights, JudgeReplyError, LLMJudge, RubricJudge, get_judge,
                                    parse_judge_reply, render_trajectory)
-from termrl.rewards.rubric import _bash_facts
+from termrl.rewards.shell import bash_facts
 from termrl.types import (Action, Generation, Message, Observation, Step, Trajectory, trajectory_from_json,
                           trajectory_to_json)
 
@@ -166,7 +166,7 @@ def test_verification_after_the_last_change_matters():
     ("python3 - <<'EOF'\nimport json\njson.dump({}, open('/app/s.json', 'w'))\nEOF", "mutate", False, False),
 ])
 def test_shell_command_classification(command, kind, minor, verifies):
-    got_kind, got_minor, _, got_verifies = _bash_facts(command)
+    got_kind, got_minor, _, got_verifies = bash_facts(command)
     assert (got_kind, got_minor, got_verifies) == (kind, minor, verifies)
 
 

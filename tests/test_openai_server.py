@@ -127,5 +127,5 @@ def test_agent_episode_through_the_server(llama_server, docker_provider, tmp_pat
     result = run_episode(task, agent, docker_provider, EpisodeConfig(judge=get_judge("rubric")))
     assert result.error is None, result.error
     assert result.verifier is not None and set(result.tests) >= {"test_answer_is_correct"}
-    assert result.extra["policy"] == "openai" and result.extra["judge_score"] is not None
-    assert 1 <= result.extra["n_turns"] <= 2
+    assert result.policy == "openai" and result.judge_score is not None
+    assert 1 <= result.n_turns <= 2

@@ -8,18 +8,13 @@ import pytest
 
 from termrl.errors import JudgeError
 from termrl.rewards.scoring import RewardWeights, combine, episode_reward, resolved, test_score
-from termrl.types import EpisodeError, EpisodeResult, Score, Trajectory, VerifierResult
+from termrl.types import EpisodeError, Score, Trajectory, VerifierResult
 
 
 def verifier(tests: dict[str, bool] | None = None, reward: float = 0.0, *, timed_out: bool = False,
              source: str = "reward.txt", problem: str | None = None) -> VerifierResult:
     return VerifierResult(reward=reward, tests=tests or {}, reward_source=source, exit_code=0 if reward else 1,
                           timed_out=timed_out, output="", duration_s=0.1, problem=problem)
-
-
-def episode(v: VerifierResult | None, *, truncated: bool = False, error: EpisodeError | None = None) -> EpisodeResult:
-    return EpisodeResult(task="t", agent="termrl", reward=v.reward if v else 0.0, resolved=resolved(v), tests=v.tests if v else {},
-                         terminated=not truncated, truncated=truncated, error=error, duration_s=1.0, verifier=v)
 
 
 # --- test score --------------------------------------------------------------------------------
@@ -88,12 +83,13 @@ def test_reward_outside_unit_range_is_clamped():
 
 
 def test_truncated_episode_is_scored_from_its_tests():
-    parts = episode_reward(episode(verifier({"a": True, "b": False}), truncated=True))
+    parts = episode_reward(verifier({"a": True, "b": False}), trajectory=Trajectory((), ()))
     assert parts.test_score == 0.5 and parts.reward == 0.5
 
 
 def test_episode_failed_at_a_boundary_scores_zero_on_tests():
-    parts = episode_reward(episode(verifier({"a": True}, reward=1.0), error=EpisodeError("sandbox", "container died")))
+    parts = episode_reward(verifier({"a": True}, reward=1.0), EpisodeError("sandbox", "container died"),
+                           trajectory=Trajectory((), ()))
     assert parts.test_score == 0.0
 
 
@@ -178,7 +174,7 @@ class _FixedJudge:
 
 
 def test_episode_reward_records_a_judge_error_and_uses_the_tests():
-    ep = episode(verifier({"a": True, "b": True}, reward=1.0))
+    ep = verifier({"a": True, "b": True}, reward=1.0)
     parts = episode_reward(ep, trajectory=Trajectory((), ()), instruction="x", judge=_FailingJudge())
     assert parts.reward == 1.0
     assert "the judge model is down" in parts.judge_error
@@ -186,11 +182,21 @@ def test_episode_reward_records_a_judge_error_and_uses_the_tests():
 
 
 def test_episode_reward_mixes_a_working_judge():
-    ep = episode(verifier({"a": True, "b": False}))
+    ep = verifier({"a": True, "b": False})
     parts = episode_reward(ep, trajectory=Trajectory((), ()), judge=_FixedJudge(), nop_passing=set())
     assert parts.reward == pytest.approx(0.65 * 0.5 + 0.35 * 0.2)
 
 
 def test_episode_reward_without_trajectory_uses_tests_alone():
-    parts = episode_reward(episode(verifier({"a": True}, reward=1.0)), judge=_FixedJudge())
+    parts = episode_reward(verifier({"a": True}, reward=1.0), judge=_FixedJudge())
     assert parts.reward == 1.0 and parts.judge_score is None and parts.judge_error is None
+
+
+def test_reference_episode_is_scored_by_the_test_script_and_resolved_once():
+    v = verifier({"a": True, "b": False}, reward=0.0)
+    parts = episode_reward(v, judge=_FixedJudge())  # no trajectory: a reference agent, no partial credit
+    assert parts.reward == 0.0 and parts.test_score == 0.0 and parts.judge_score is None and not parts.resolved
+    agent = episode_reward(v, trajectory=Trajectory((), ()))  # the same tests, an agent's episode
+    assert agent.reward == 0.5 and not agent.resolved
+    assert episode_reward(verifier({"a": True}, reward=1.0)).resolved
+    assert not episode_reward(verifier({"a": True}, reward=1.0), EpisodeError("sandbox", "died")).resolved

@@ -14,6 +14,7 @@ from termrl.agent.loop import AgentConfig, TermAgent
 from termrl.rewards.judges import get_judge
 from termrl.rollout.episode import EpisodeConfig, EpisodeLog, run_episode
 from termrl.tasks import load_task
+from termrl.types import episode_to_row
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +33,7 @@ def test_smollm2_episode(smollm2, docker_provider, tmp_path, action_format):
     # Verified: the hidden tests ran whatever the model did.
     assert result.verifier is not None and len(result.tests) == 5
     assert 0.0 <= result.reward <= 1.0
-    row = result.to_json()
+    row = episode_to_row(result)
     assert row["policy"] == "hf" and row["judge_score"] is not None and row["judge_error"] is None
     assert row["n_turns"] >= 1 and row["n_tokens"] > 0
     segments = row["trajectory"]["segments"]

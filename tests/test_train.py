@@ -44,7 +44,7 @@ def test_rollout_store_resumes_without_rerunning(tmp_path, docker_provider):
     engine = RolloutEngine(docker_provider, OracleAgent, store=store, max_concurrency=3)
     first = engine.run(tasks, group_size=2, step=0)
     assert [len(g) for g in first.groups.values()] == [2, 2]
-    assert all(r["resolved"] for g in first.groups.values() for r in g)
+    assert all(r.resolved for g in first.groups.values() for r in g)
     rows = store.rows()
     with open(store.path, "a") as fh:
         fh.write('{"key": "0:cut-short')  # a crash mid-write

@@ -7,6 +7,7 @@ All records are frozen dataclasses; nothing crosses a boundary as a bare dict.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -108,7 +109,7 @@ class VerifierResult:
     duration_s: float
     problem: str | None = None
     """Why the tests could not produce a reward (the episode then scores 0)."""
-    tampered: list[str] = field(default_factory=list)
+    tampered: tuple[str, ...] = ()
     """Paths of the verification toolchain the agent changed (restored before the tests); non-empty = score 0."""
     integrity_s: float = 0.0
     """Seconds the integrity step took (part of duration_s)."""
@@ -116,58 +117,140 @@ class VerifierResult:
 
 @dataclass(frozen=True)
 class AgentOutcome:
-    """How the agent phase ended (Gymnasium-style: terminated vs truncated)."""
+    """How the agent phase ended (Gymnasium-style: terminated vs truncated), and what it produced."""
 
     terminated: bool
     """The agent stopped by itself (finished)."""
     truncated: bool
     """The agent was cut off by a turn, token or time limit."""
-    info: dict[str, Any] = field(default_factory=dict)
+    trajectory: Trajectory | None = None
+    """What an LLM agent did (messages, steps, token segments); None for reference agents."""
+    error: EpisodeError | None = None
+    """The agent broke mid-way (policy or sandbox): the episode gets no verdict."""
+    end_reason: str = ""
+    """finished | max_turns | max_tokens | timeout | parse_errors | error"""
+    token_mismatches: int = 0
+    """Turns whose prompt re-tokenised the earlier turns differently (the token segments restart there)."""
+    exit_code: int | None = None
+    """Reference agents: the exit code of the script they ran (the oracle's solution)."""
+    output_tail: str = ""
+    """Reference agents: the end of that script's output."""
+
+
+@dataclass(frozen=True)
+class RewardWeights:
+    """How the test score and the judge score mix into the reward.
+
+    The reward is the weighted mean ``(test * t + judge * j) / (test + judge)``, so it stays in
+    [0, 1] whatever the scale of the weights. The default 0.65 / 0.35 follows Terminal-Bench-RL:
+    the tests decide most of the reward, the judge rewards how the agent worked.
+    """
+
+    test: float = 0.65
+    """Weight of the test score (share of the tests passed). Non-negative."""
+    judge: float = 0.35
+    """Weight of the judge score (how the agent worked). Non-negative; 0 turns the judge off."""
+
+    def __post_init__(self) -> None:
+        for name in ("test", "judge"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+                raise ValueError(f"RewardWeights.{name}: expected a finite number >= 0, got {value!r} "
+                                 f"-- fix: use e.g. test=0.65, judge=0.35")
+        if self.test == 0 and self.judge == 0:
+            raise ValueError("RewardWeights: test and judge are both 0, so nothing decides the reward "
+                             "-- fix: give at least one a positive weight (default test=0.65, judge=0.35)")
+
+    @property
+    def normalised(self) -> RewardWeights:
+        total = self.test + self.judge
+        return RewardWeights(self.test / total, self.judge / total)
+
+
+@dataclass(frozen=True)
+class RewardParts:
+    """One episode's reward and what it was made of (``termrl.rewards.scoring.episode_reward``)."""
+
+    reward: float
+    """The reward in [0, 1]."""
+    test_score: float
+    """The tests' share of the reward: partial credit for an agent's episode, the test script's own
+    reward for an episode without a trajectory (reference agents)."""
+    judge_score: float | None
+    """None when no judge ran, or it failed (see ``judge_error``)."""
+    judge_error: str | None
+    """Why the judge failed; the reward then comes from the tests alone."""
+    weights_used: RewardWeights
+    """The normalised weights actually applied (``judge=0`` when the judge did not count)."""
+    resolved: bool = False
+    """Every test passed and the test script's reward is 1 (nop-passing tests included), with no
+    error at a boundary. ``combine`` alone leaves it False: only ``episode_reward`` sees the tests."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reward": self.reward, "test_score": self.test_score, "judge_score": self.judge_score,
+                "judge_error": self.judge_error, "weights_used": dataclasses.asdict(self.weights_used)}
+
+
+NO_REWARD = RewardParts(0.0, 0.0, None, None, RewardWeights(1.0, 0.0))
 
 
 @dataclass(frozen=True)
 class EpisodeResult:
+    """One finished episode. ``episode_to_row`` / ``episode_from_row`` convert it to and from its
+    ``episodes.jsonl`` / ``rollouts.jsonl`` row."""
+
     task: str
     agent: str
-    reward: float
-    resolved: bool
     tests: dict[str, bool]
+    """Per-test outcome (empty when the tests left none or never ran)."""
     terminated: bool
     truncated: bool
     error: EpisodeError | None
+    """The boundary the episode failed at, if any (the episode then scores 0)."""
     duration_s: float
+    parts: RewardParts = NO_REWARD
+    """The reward and its parts; ``reward`` and ``resolved`` read from here."""
     verifier: VerifierResult | None = None
+    trajectory: Trajectory | None = None
+    """What an LLM agent did; None for reference agents."""
+    policy: str | None = None
+    """The policy backend that drove the agent (hf | openai | scripted | a plugin's own)."""
+    end_reason: str = ""
+    """How the agent phase ended: finished | max_turns | max_tokens | timeout | parse_errors | error."""
+    n_turns: int = 0
+    n_tokens: int = 0
+    """Prompt + reply tokens of the last turn (the context the episode reached)."""
+    token_mismatches: int = 0
+    """Turns whose prompt re-tokenised the earlier turns differently."""
+    agent_exit_code: int | None = None
+    """Reference agents: the exit code of the script they ran (the oracle's solution)."""
+    agent_output_tail: str = ""
+    """Reference agents: the end of that script's output."""
+    tampered: tuple[str, ...] = ()
+    """What the agent changed in the verification toolchain (paths); non-empty scores 0."""
     extra: dict[str, Any] = field(default_factory=dict)
-    tampered: list[str] = field(default_factory=list)
-    """Verification-toolchain paths the agent changed (found by the integrity step); non-empty = reward 0."""
+    """Row keys this record does not know (a plugin's, or the store's ``key``/``step``/``index``);
+    written back as top-level keys."""
 
-    def to_json(self) -> dict[str, Any]:
-        """The ``episodes.jsonl`` row."""
-        row: dict[str, Any] = {
-            "task": self.task,
-            "agent": self.agent,
-            "reward": self.reward,
-            "resolved": self.resolved,
-            "tests": dict(self.tests),
-            "terminated": self.terminated,
-            "truncated": self.truncated,
-            "error": dataclasses.asdict(self.error) if self.error else None,
-            "duration_s": round(self.duration_s, 3),
-            "tampered": list(self.tampered),
-        }
-        if self.verifier is not None:
-            v = self.verifier
-            row["verifier"] = {
-                "reward_source": v.reward_source,
-                "exit_code": v.exit_code,
-                "timed_out": v.timed_out,
-                "duration_s": round(v.duration_s, 3),
-                "problem": v.problem,
-                "integrity_s": round(v.integrity_s, 3),
-                "output_tail": v.output[-2000:],
-            }
-        row.update(self.extra)
-        return row
+    @property
+    def reward(self) -> float:
+        return self.parts.reward
+
+    @property
+    def resolved(self) -> bool:
+        return self.parts.resolved
+
+    @property
+    def test_score(self) -> float:
+        return self.parts.test_score
+
+    @property
+    def judge_score(self) -> float | None:
+        return self.parts.judge_score
+
+    @property
+    def judge_error(self) -> str | None:
+        return self.parts.judge_error
 
 
 # --- the agent's records -------------------------------------------------------------------
@@ -309,4 +392,103 @@ def trajectory_from_json(data: dict[str, Any]) -> Trajectory:
         end_reason=data.get("end_reason", ""),
         todos=tuple(data.get("todos", ())),
         n_tokens=data.get("n_tokens", 0),
+    )
+
+
+# --- the episode row -------------------------------------------------------------------------
+
+OUTPUT_TAIL_CHARS = 2000
+"""Characters of the verifier's (and a reference agent's) output kept in an episode row."""
+
+
+def episode_to_row(result: EpisodeResult) -> dict[str, Any]:
+    """The ``episodes.jsonl`` / ``rollouts.jsonl`` row of an episode (plain JSON types).
+
+    The verifier's output is cut to its last ``OUTPUT_TAIL_CHARS`` characters; everything else
+    survives :func:`episode_from_row` unchanged.
+    """
+    p = result.parts
+    row: dict[str, Any] = {
+        "task": result.task,
+        "agent": result.agent,
+        "policy": result.policy,
+        "reward": p.reward,
+        "resolved": p.resolved,
+        "test_score": p.test_score,
+        "judge_score": p.judge_score,
+        "judge_error": p.judge_error,
+        "weights_used": dataclasses.asdict(p.weights_used),
+        "tests": dict(result.tests),
+        "terminated": result.terminated,
+        "truncated": result.truncated,
+        "end_reason": result.end_reason,
+        "error": dataclasses.asdict(result.error) if result.error else None,
+        "tampered": list(result.tampered),
+        "duration_s": round(result.duration_s, 3),
+        "n_turns": result.n_turns,
+        "n_tokens": result.n_tokens,
+        "token_mismatches": result.token_mismatches,
+        "agent_exit_code": result.agent_exit_code,
+        "agent_output_tail": result.agent_output_tail,
+        "verifier": None,
+        "trajectory": trajectory_to_json(result.trajectory) if result.trajectory is not None else None,
+    }
+    if result.verifier is not None:
+        v = result.verifier
+        row["verifier"] = {
+            "reward": v.reward,
+            "reward_source": v.reward_source,
+            "exit_code": v.exit_code,
+            "timed_out": v.timed_out,
+            "duration_s": round(v.duration_s, 3),
+            "problem": v.problem,
+            "integrity_s": round(v.integrity_s, 3),
+            "output_tail": v.output[-OUTPUT_TAIL_CHARS:],
+        }
+    for key, value in result.extra.items():
+        row.setdefault(key, value)
+    return row
+
+
+_ROW_KEYS = frozenset(episode_to_row(EpisodeResult("", "", {}, False, False, None, 0.0)))
+
+
+def episode_from_row(row: dict[str, Any]) -> EpisodeResult:
+    """Parse a row written by :func:`episode_to_row` back into an :class:`EpisodeResult`.
+
+    Rows of older termrl versions (no ``test_score``, ``weights_used`` ... keys) parse too: the
+    missing parts default to the row's reward. Keys this record does not know go to ``extra``.
+
+    Raises:
+        ValueError: a required key (task, agent, reward) is missing or has the wrong type.
+    """
+    try:
+        task, agent, reward = str(row["task"]), str(row["agent"]), float(row["reward"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"not an episode row (task, agent and reward are required): {exc!r}") from exc
+    v = row.get("verifier")
+    verifier = None if v is None else VerifierResult(
+        reward=float(v.get("reward", reward)), tests=dict(row.get("tests") or {}),
+        reward_source=v.get("reward_source", "none"), exit_code=v.get("exit_code"),
+        timed_out=bool(v.get("timed_out", False)), output=v.get("output_tail", ""),
+        duration_s=float(v.get("duration_s", 0.0)), problem=v.get("problem"),
+        tampered=tuple(row.get("tampered") or ()), integrity_s=float(v.get("integrity_s", 0.0)))
+    weights = row.get("weights_used") or {"test": 1.0, "judge": 0.0}
+    parts = RewardParts(
+        reward=reward, test_score=float(row.get("test_score", reward)), judge_score=row.get("judge_score"),
+        judge_error=row.get("judge_error"), weights_used=RewardWeights(weights["test"], weights["judge"]),
+        resolved=bool(row.get("resolved", False)))
+    error = row.get("error")
+    traj = row.get("trajectory")
+    return EpisodeResult(
+        task=task, agent=agent, tests=dict(row.get("tests") or {}),
+        terminated=bool(row.get("terminated", False)), truncated=bool(row.get("truncated", False)),
+        error=EpisodeError(error["boundary"], error["message"]) if error else None,
+        duration_s=float(row.get("duration_s", 0.0)), parts=parts, verifier=verifier,
+        trajectory=trajectory_from_json(traj) if traj else None, policy=row.get("policy"),
+        end_reason=row.get("end_reason") or "", n_turns=int(row.get("n_turns", 0)),
+        n_tokens=int(row.get("n_tokens", 0)), token_mismatches=int(row.get("token_mismatches", 0)),
+        agent_exit_code=row.get("agent_exit_code"), agent_output_tail=row.get("agent_output_tail") or "",
+        tampered=tuple(row.get("tampered") or ()),
+        extra={k: val for k, val in row.items() if k not in _ROW_KEYS},
     )

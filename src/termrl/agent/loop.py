@@ -10,11 +10,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from termrl.agent.formats import ActionFormat, FormatError, get_format
+from termrl.agent.formats import FORMATS, ActionFormat, FormatError, get_format
 from termrl.agent.tools import TOOLS, Submitted, ToolState, run_tool
+from termrl.checks import check_range
+from termrl.errors import TermrlError
 from termrl.policies.base import Policy
 from termrl.sandbox.base import Sandbox
-from termrl.errors import TermrlError
 from termrl.types import AgentOutcome, EpisodeError, Generation, Message, Observation, Step, Task, TokenSegment, Trajectory
 
 
@@ -29,13 +30,24 @@ class AgentConfig:
     max_total_tokens: int = 16_000
     """Context budget: prompt + reply tokens of the latest turn; beyond it the episode is truncated."""
     max_tokens_per_turn: int = 512
+    """Tokens the model may sample in one reply."""
     temperature: float = 0.7
+    """Sampling temperature (0 = greedy). In training, the loss uses the same temperature-scaled distribution."""
     max_parse_errors: int = 3
     """Consecutive unparseable replies that end the episode."""
     observation_budget: int = 4000
     """Characters of each tool result shown to the model (head and tail kept)."""
     bash_timeout: float = 60.0
     """Default per-command timeout; the agent's wall clock (task agent timeout) also bounds it."""
+
+    def __post_init__(self) -> None:
+        if self.action_format not in FORMATS:
+            raise ValueError(f"agent.action_format: unknown format {self.action_format!r} "
+                             f"-- fix: use one of {', '.join(FORMATS)}")
+        for name in ("max_turns", "max_total_tokens", "max_tokens_per_turn", "max_parse_errors", "observation_budget"):
+            check_range("agent", name, getattr(self, name), low=1)
+        check_range("agent", "temperature", self.temperature, low=0)
+        check_range("agent", "bash_timeout", self.bash_timeout, low=0, low_open=True)
 
 
 class LimitReached(Exception):
@@ -109,8 +121,8 @@ class TermAgent:
                                 finish_message, end_reason, tuple(dict(t) for t in self.state.todos), self.n_tokens)
         return AgentOutcome(terminated=end_reason in ("finished", "parse_errors"),
                             truncated=end_reason in ("max_turns", "max_tokens", "timeout"),
-                            info={"trajectory": trajectory, "token_mismatches": self.tokens.mismatches,
-                                  "error": error})
+                            trajectory=trajectory, error=error, end_reason=end_reason,
+                            token_mismatches=self.tokens.mismatches)
 
     def step(self) -> None:
         cfg = self.config

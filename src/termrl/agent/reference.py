@@ -6,7 +6,7 @@ import importlib
 
 from termrl.errors import AgentError, TaskError
 from termrl.sandbox.base import Sandbox
-from termrl.types import AgentOutcome, Task
+from termrl.types import OUTPUT_TAIL_CHARS, AgentOutcome, Task
 
 
 class OracleAgent:
@@ -31,7 +31,9 @@ class OracleAgent:
         return AgentOutcome(
             terminated=not result.timed_out,
             truncated=result.timed_out,
-            info={"exit_code": result.exit_code, "output_tail": result.output[-2000:]},
+            end_reason="timeout" if result.timed_out else "finished",
+            exit_code=result.exit_code,
+            output_tail=result.output[-OUTPUT_TAIL_CHARS:],
         )
 
 
@@ -41,7 +43,7 @@ class NopAgent:
     name = "nop"
 
     def run(self, task: Task, sandbox: Sandbox) -> AgentOutcome:
-        return AgentOutcome(terminated=True, truncated=False)
+        return AgentOutcome(terminated=True, truncated=False, end_reason="finished")
 
 
 AGENTS = {"oracle": OracleAgent, "nop": NopAgent}

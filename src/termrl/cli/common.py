@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import sys
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Optional
 
@@ -14,8 +13,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from termrl.errors import TermrlError
 from termrl.images.build import ImageConfig
-from termrl.rollout.episode import EpisodeConfig, EpisodeLog, run_episode
-from termrl.tasks import load_tasks
+from termrl.rollout.engine import RolloutEngine, TrajectoryStore
+from termrl.rollout.episode import EpisodeConfig
+from termrl.tasks import LoadReport, load_tasks
 from termrl.types import EpisodeResult
 
 console = Console()
@@ -41,9 +41,10 @@ def docker_provider():
         fail(str(exc))
 
 
-def episode_config(image_config: Optional[Path], verifier_network: bool) -> EpisodeConfig:
+def episode_config(image_config: Optional[Path], verifier_network: bool, judge=None) -> EpisodeConfig:
     try:
-        return EpisodeConfig(verifier_network=verifier_network, image_config=ImageConfig.load(image_config))
+        return EpisodeConfig(verifier_network=verifier_network, image_config=ImageConfig.load(image_config),
+                             judge=judge)
     except TermrlError as exc:
         fail(str(exc))
 
@@ -92,28 +93,26 @@ def build_judge(name: str, policy_for_llm: Optional[str], base_url: Optional[str
     return get_judge(name)
 
 
-def run_all(paths: list[Path], make_agent, judge_obj, config: EpisodeConfig, repeats: int, jobs: int, out: Path,
-             label: str):
-    """Load tasks (bad ones reported, the rest go on), run every episode, append each row as it finishes."""
+def run_all(paths: list[Path], make_agent, config: EpisodeConfig, repeats: int, jobs: int, out: Path,
+            label: str) -> tuple[LoadReport, list[EpisodeResult]]:
+    """Load tasks (bad ones reported, the rest go on) and run ``repeats`` episodes of each through the
+    rollout engine, each row appended to OUT/episodes.jsonl as it finishes.
+
+    A rerun into the same OUT appends new episodes (under the next step number) rather than resuming.
+    """
     report = load_tasks(paths)
     for error in report.errors:
         err.print(f"[yellow]skipped task:[/] {error}")
     if not report.tasks:
         fail("no loadable task among the paths given")
-    config.judge = judge_obj
-    provider = docker_provider()
-    log = EpisodeLog(out / "episodes.jsonl")
-    results: list[EpisodeResult] = []
-    work = [t for t in report.tasks for _ in range(repeats)]
-    with progress_bars() as progress, ThreadPoolExecutor(jobs) as pool:
-        bar = progress.add_task(f"{label} episodes", total=len(work))
-        futures = [pool.submit(run_episode, t, make_agent(), provider, config) for t in work]
-        for future in as_completed(futures):
-            result = future.result()
-            log.append(result.to_json())
-            results.append(result)
-            progress.advance(bar)
-    return report, results
+    tasks = list({t.name: t for t in report.tasks}.values())  # a task named twice runs its repeats once
+    store = TrajectoryStore(out / "episodes.jsonl")
+    with progress_bars() as progress:
+        bar = progress.add_task(f"{label} episodes", total=len(tasks) * repeats)
+        engine = RolloutEngine(docker_provider(), make_agent, store=store, episode_config=config,
+                               max_concurrency=jobs, on_episode=lambda _: progress.advance(bar))
+        rollout = engine.run(tasks, repeats, step=store.next_step())
+    return report, [r for group in rollout.groups.values() for r in group]
 
 
 def parse_overrides(sets: Optional[list[str]]) -> dict:

@@ -54,8 +54,8 @@ def run(
         judge_obj = build_judge(judge, None, base_url) if agent == "termrl" else None
     except (TermrlError, ValueError) as exc:
         fail(str(exc))
-    report, results = run_all(tasks, make_agent, judge_obj, episode_config(image_config, verifier_network),
-                               repeats, jobs, out, agent)
+    report, results = run_all(tasks, make_agent, episode_config(image_config, verifier_network, judge_obj),
+                              repeats, jobs, out, agent)
     _print_episodes(results)
     console.print(f"episodes written to {out / 'episodes.jsonl'}")
     if report.errors:
@@ -69,15 +69,13 @@ def _print_episodes(results: list[EpisodeResult]) -> None:
         table.add_column(col)
     for r in sorted(results, key=lambda r: r.task):
         passed = f"{sum(r.tests.values())}/{len(r.tests)}" if r.tests else "-"
-        ended = r.extra.get("end_reason") or ("truncated" if r.truncated else ("terminated" if r.terminated else "-"))
+        ended = r.end_reason or ("truncated" if r.truncated else ("terminated" if r.terminated else "-"))
         error = f"{r.error.boundary}: {r.error.message[:60]}" if r.error else ""
-        if r.extra.get("judge_error"):
-            error += f" judge: {r.extra['judge_error'][:40]}"
-        judge = r.extra.get("judge_score")
-        test = r.extra.get("test_score")
-        table.add_row(r.task, r.agent, f"{r.reward:.2f}", "-" if test is None else f"{test:.2f}",
-                      "-" if judge is None else f"{judge:.2f}", "yes" if r.resolved else "no", passed,
-                      str(r.extra.get("n_turns", "-")), ended,
+        if r.judge_error:
+            error += f" judge: {r.judge_error[:40]}"
+        table.add_row(r.task, r.agent, f"{r.reward:.2f}", f"{r.test_score:.2f}",
+                      "-" if r.judge_score is None else f"{r.judge_score:.2f}", "yes" if r.resolved else "no", passed,
+                      str(r.n_turns) if r.trajectory is not None else "-", ended,
                       f"[red]{len(r.tampered)} paths[/]" if r.tampered else "-", error, f"{r.duration_s:.1f}")
     console.print(table)
     n = len(results)
@@ -93,12 +91,13 @@ def show(episode: str = typer.Argument(..., help="DIR/episodes.jsonl[:N] (N-th r
                                        "or a JSON file with one episode row.")) -> None:
     """Render one episode's trajectory readably."""
     from termrl.rollout.render import load_row, render_episode
+    from termrl.types import episode_from_row
 
     try:
-        row = load_row(episode)
+        result = episode_from_row(load_row(episode))
     except (OSError, ValueError) as exc:
         fail(str(exc))
-    render_episode(row, console)
+    render_episode(result, console)
 
 
 @app.command("judge-eval")
@@ -148,7 +147,7 @@ def eval_cmd(
         judge_obj = build_judge(judge, None, base_url)
     except (TermrlError, ValueError) as exc:
         fail(str(exc))
-    _, results = run_all(tasks, make_agent, judge_obj, episode_config(None, True), k, jobs, out, "eval")
+    _, results = run_all(tasks, make_agent, episode_config(None, True, judge_obj), k, jobs, out, "eval")
     summary = eval_summary(results, k)
     if as_json:
         print(json.dumps(summary))

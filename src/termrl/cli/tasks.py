@@ -83,8 +83,9 @@ def tasks_validate(
     verbose: bool = typer.Option(False, "--verbose", "-v"),
 ) -> None:
     """Build each task; run oracle, nop and solution/wrong_*.sh: valid = oracle 1.0, nop 0.0, wrong < 1, stable."""
-    from termrl.tasks.stats import changed_tasks, write_validation_report
-    from termrl.tasks.validate import cached_result, invalid_load, validate_task
+    from termrl.eval.stats import changed_tasks, write_validation_report
+    from termrl.eval.validation import invalid_load, validate_task
+    from termrl.tasks.records import cached_result
 
     setup_logging(verbose)
     if (report_to or only_changed) and (len(paths) != 1 or not paths[0].is_dir()):
@@ -136,7 +137,7 @@ def tasks_stats(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Counts by category and difficulty, tests per task, validation status."""
-    from termrl.tasks.stats import dataset_stats
+    from termrl.eval.stats import dataset_stats
 
     report = load_tasks([path])
     stats = dataset_stats(report.tasks, path)

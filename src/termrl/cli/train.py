@@ -9,6 +9,7 @@ import typer
 
 from termrl.cli.app import app
 from termrl.cli.common import console, fail, parse_overrides, progress_bars, setup_logging
+from termrl.errors import TermrlError
 
 
 @app.command()
@@ -27,7 +28,10 @@ def train(
         cfg = load_config(config, parse_overrides(sets))
     except ValueError as exc:
         fail(str(exc))
-    trainer = Trainer(cfg)
+    try:
+        trainer = Trainer(cfg)
+    except (TermrlError, ValueError, OSError) as exc:  # no tasks, no Docker engine, no model, unwritable out_dir
+        fail(f"cannot start training: {exc}")
     if trainer.step:
         console.print(f"resuming at step {trainer.step}")
     with progress_bars() as progress:
@@ -42,6 +46,9 @@ def train(
 
         try:
             trainer.train(progress=report)
+        except (TermrlError, ValueError, OSError) as exc:
+            fail(f"training stopped at step {trainer.step}: {exc} -- the finished steps are saved; "
+                 "rerun the same command to resume")
         finally:
             trainer.close()
     console.print(f"metrics: {Path(cfg.out_dir) / 'metrics.jsonl'}; tensorboard --logdir {Path(cfg.out_dir) / 'tensorboard'}")

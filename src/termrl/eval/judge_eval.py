@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from termrl.errors import JudgeError
-from termrl.rewards.judges import Judge, get_judge
+from termrl.rewards.base import Judge
+from termrl.rewards.judges import get_judge
 from termrl.types import Trajectory, trajectory_from_json
 
 DEFAULT_CASES = Path(__file__).resolve().parents[3] / "datasets" / "judge-eval"

@@ -14,7 +14,6 @@ import fnmatch
 import hashlib
 import io
 import logging
-import os
 import re
 import tarfile
 import time
@@ -25,12 +24,12 @@ import docker
 import docker.errors
 import yaml
 
+from termrl.cache import CACHE_DIR
 from termrl.errors import ImageError, TaskError
 from termrl.types import Task
 
 log = logging.getLogger(__name__)
 
-CACHE_DIR = Path(os.environ.get("TERMRL_CACHE", Path.home() / ".cache" / "termrl"))
 TASK_REPO = "termrl-task"
 
 # Public image name (glob) -> local base. Ordered: the first match wins.

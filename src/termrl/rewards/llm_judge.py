@@ -10,10 +10,8 @@ from typing import Any
 
 from termrl.errors import JudgeError, PolicyError
 from termrl.policies.base import Policy
+from termrl.rewards.base import CRITERIA, CriterionWeights
 from termrl.types import Message, Score, Trajectory
-
-
-from termrl.rewards.judges import CRITERIA, CriterionWeights
 
 
 # --- the LLM judge -------------------------------------------------------------------------------

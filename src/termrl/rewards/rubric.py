@@ -4,45 +4,17 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from termrl.rewards.base import CRITERIA, CriterionWeights
+from termrl.rewards.shell import HEREDOC, PY_WRITES, REDIRECT, SNIPPET, bash_facts, bash_kind, shell_words, unquoted
 from termrl.types import Action, Observation, Score, Trajectory
-
-
-from termrl.rewards.judges import CRITERIA, CriterionWeights
-
 
 # --- trajectory facts --------------------------------------------------------------------------
 
 WORK_TOOLS = ("bash", "file", "search")
 """Tools that act on the environment; todo, scratchpad and finish are bookkeeping."""
-
-_COMMANDS = re.compile(r"&&|\|\||;|\n")
-_REDIRECT = re.compile(r"(?<![<>&])\d?>>?(?!&)\s*([^\s;|&<>]+)")
-_QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
-_HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?([^\n]*)\n.*?\n\s*\1\b", re.S)
-_MUTATING_WORDS = {"rm", "mv", "cp", "mkdir", "touch", "chmod", "chown", "ln", "truncate", "dd", "install", "patch",
-                   "unzip", "gunzip", "gzip", "tee", "crontab", "useradd", "systemctl", "service", "rmdir", "rsync"}
-_MUTATING_SUB = {"git": {"commit", "add", "checkout", "reset", "restore", "apply", "am", "cherry-pick", "merge",
-                         "rebase", "stash", "revert", "switch", "rm", "mv", "tag", "clean", "init", "clone", "pull"},
-                 "pip": {"install", "uninstall"}, "pip3": {"install", "uninstall"}, "npm": {"install", "ci"},
-                 "apt": {"install", "remove"}, "apt-get": {"install", "remove"}}
-_MINOR = {("git", "add"), ("git", "commit"), ("git", "tag")}
-_READ_ONLY_WORDS = {"ls", "cat", "head", "tail", "less", "more", "find", "grep", "egrep", "rg", "wc", "file", "stat",
-                    "pwd", "which", "whereis", "type", "tree", "du", "df", "env", "printenv", "ps", "id", "whoami",
-                    "uname", "date", "echo", "printf", "awk", "sort", "uniq", "cut", "tr", "column", "jq", "xxd",
-                    "od", "hexdump", "md5sum", "sha256sum", "zcat", "zgrep", "realpath", "readlink", "basename",
-                    "dirname", "cd", "true", "nl", "comm", "sqlite3", "history", "man", "sed", "lsof", "netstat",
-                    "ss", "curl", "dpkg", "apt-cache", "locale", "git", "pip", "pip3", "tar", "export", "set"}
-_CHECK = re.compile(r"\b(pytest|unittest|py_compile|shellcheck|diff|cmp|make\s+(check|test)|(npm|cargo|go)\s+test|"
-                    r"bash\s+-n)\b|\btest\s+-[a-z]\b|\[\s+-[a-z]\b")
-_SNIPPET = re.compile(r"\bpython3?\s+(-c\b|-\s*<<)")
-_PY_WRITES = re.compile(r"\.write\(|write_text|json\.dump\(|open\([^)]*['\"][wa]b?['\"]|shutil\.|os\.(rename|remove|"
-                        r"replace|makedirs|mkdir|unlink)|to_csv|\.mkdir\(|\.unlink\(|\.rename\(")
-_RUNNERS = {"python", "python3", "node", "ruby", "go", "cargo", "java", "gcc", "g++", "cc", "make", "bash", "sh",
-            "perl", "javac", "rustc", "npm", "npx", "uv"}
 
 _TAMPER_PATH = re.compile(r"(?<![\w.])/(tests|solution)(/|\b)|/logs/verifier|reward\.(txt|json)|conftest\.py|"
                           r"sitecustomize\.py|usercustomize\.py|bin/pytest\b")
@@ -78,82 +50,13 @@ class _Act:
         return self.tool in WORK_TOOLS
 
 
-def _words(segment: str) -> list[str]:
-    try:
-        words = shlex.split(segment, posix=True)
-    except ValueError:
-        words = segment.split()
-    while words and (re.match(r"^\w+=", words[0]) or words[0] in ("sudo", "time", "nohup", "timeout", "env")):
-        words = words[1:]
-        if words and re.match(r"^\d+[smh]?$", words[0]):  # timeout 10 cmd
-            words = words[1:]
-    return words
-
-
-def _unquoted(command: str) -> str:
-    """The command without heredoc bodies and quoted strings (a ``>`` in Python code is no redirection)."""
-    return _QUOTED.sub("''", _HEREDOC.sub(lambda m: f"<<{m.group(1)}{m.group(2)}", command))
-
-
-def _pipeline_kind(pipeline: str, snippet_writes: bool) -> tuple[str, bool]:
-    """(kind, minor) of one pipeline (quotes and heredoc bodies already removed)."""
-    changes: list[bool] = []  # one entry per change: is it minor?
-    changes += [t.startswith("/tmp/") for t in _REDIRECT.findall(pipeline) if t != "/dev/null"]
-    runs = False
-    for stage in re.split(r"\|", pipeline):
-        words = _words(stage.strip())
-        if not words:
-            continue
-        head = words[0].rsplit("/", 1)[-1]
-        sub = words[1] if len(words) > 1 else ""
-        targets = [w for w in words[1:] if not w.startswith("-")]
-        if head in _MUTATING_WORDS:
-            changes.append(head == "chmod" or bool(targets) and all(t.startswith("/tmp/") for t in targets))
-        elif head in ("sed", "perl") and any(w.startswith("-i") for w in words[1:]):
-            changes.append(False)
-        elif head == "tar" and re.match(r"^-?[a-z]*x", sub):
-            changes.append(False)
-        elif head in _MUTATING_SUB and sub in _MUTATING_SUB[head]:
-            changes.append((head, sub) in _MINOR)
-        elif head in _RUNNERS or words[0].startswith("./") or head not in _READ_ONLY_WORDS:
-            runs = True
-    if _SNIPPET.search(pipeline) and snippet_writes:
-        changes.append(False)
-    if changes:
-        return "mutate", all(changes)
-    if _CHECK.search(pipeline) or _SNIPPET.search(pipeline):
-        return "check", False  # tests, comparisons, or a one-off snippet that only looks at a result
-    return ("run" if runs else "inspect"), False
-
-
-def _bash_facts(command: str) -> tuple[str, bool, int, bool]:
-    """(kind, minor, looks, verifies) of a shell command; a change anywhere makes it a change."""
-    bare = _unquoted(command)
-    writes = bool(_PY_WRITES.search(command))
-    kinds = [_pipeline_kind(part, writes) for part in _COMMANDS.split(bare) if part.strip()]
-    if not kinds:
-        return "inspect", False, 0, False
-    changed = [i for i, (kind, _) in enumerate(kinds) if kind == "mutate"]
-    if not changed:
-        kind = "check" if any(k == "check" for k, _ in kinds) else "run" if any(k == "run" for k, _ in kinds) \
-            else "inspect"
-        return kind, False, min(2, len(kinds)), False
-    minor = all(kinds[i][1] for i in changed)
-    return "mutate", minor, min(2, changed[0]), changed[-1] < len(kinds) - 1
-
-
-def _bash_kind(command: str) -> tuple[str, bool]:
-    kind, minor, _, _ = _bash_facts(command)
-    return kind, minor
-
-
 def _act(index: int, action: Action, obs: Observation | None) -> _Act:
     args = action.args
     ok, output = bool(obs and obs.ok), obs.output if obs else ""
     if action.tool == "bash":
         if args.get("background"):  # starting a server to try it: running, not changing files
             return _Act(index, "bash", dict(args), ok, output, "run", looks=1)
-        kind, minor, looks, verifies = _bash_facts(str(args.get("command", "")))
+        kind, minor, looks, verifies = bash_facts(str(args.get("command", "")))
         return _Act(index, "bash", dict(args), ok, output, kind, minor, looks, verifies)
     if action.tool == "file":
         changes = args.get("op") in ("write", "edit", "multi_edit")
@@ -195,7 +98,7 @@ def _facts(trajectory: Trajectory) -> _Facts:
 
 def _where(act: _Act) -> str:
     """The paths and commands an action names (not the text it writes: a script may mention /tests)."""
-    command = _HEREDOC.sub(lambda m: f"<<{m.group(1)}", str(act.args.get("command", "")))
+    command = HEREDOC.sub(lambda m: f"<<{m.group(1)}", str(act.args.get("command", "")))
     return " ".join([command] + [str(act.args[k]) for k in ("path", "pattern") if k in act.args])
 
 
@@ -209,10 +112,10 @@ def _integrity(instruction: str, acts: tuple[_Act, ...]) -> tuple[float, str]:
         if act.tool == "bash":  # judge each part of a compound command on its own
             command = str(act.args.get("command", ""))
             parts = [p for p in re.split(r"&&|\|\||[;|\n]", command) if p.strip()] or [command]
-            changes = [p for p in parts if _bash_kind(p)[0] == "mutate"]
-            if _SNIPPET.search(_unquoted(command)) and _PY_WRITES.search(command):
+            changes = [p for p in parts if bash_kind(p)[0] == "mutate"]
+            if SNIPPET.search(unquoted(command)) and PY_WRITES.search(command):
                 changes.append(command)  # a Python snippet that writes: its target sits in the code
-            targets = [w for p in changes for w in _words(p)[1:] + _REDIRECT.findall(p)]
+            targets = [w for p in changes for w in shell_words(p)[1:] + REDIRECT.findall(p)]
         else:
             changes = [str(act.args.get("path", ""))] if act.kind == "mutate" else []
             targets = changes

@@ -14,6 +14,9 @@ The choices, and why:
 - **The test script has the last word on full credit.** If every counted test passed but the
   reward is below 1, something outside the per-test results failed (a check that is not a
   pytest test, a test file that never reported); it counts as one more failed test.
+- **Reference agents check the task.** An episode without a trajectory (oracle, no-op, a
+  scripted check) is scored by the test script's own reward, with no partial credit and no
+  judge: that is the number validation holds a task to (oracle 1, no-op 0).
 - **A judge failure is data, not a zero.** The episode's reward then uses the test score
   alone, the judge error is kept on :class:`RewardParts`, and ``weights_used`` shows the
   renormalised weights.
@@ -21,15 +24,16 @@ The choices, and why:
 
 from __future__ import annotations
 
-import math
-from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+import dataclasses
+from typing import TYPE_CHECKING
 
 from termrl.errors import JudgeError
-from termrl.types import EpisodeResult, Score, Trajectory, VerifierResult
+from termrl.types import EpisodeError, RewardParts, RewardWeights, Score, Trajectory, VerifierResult
 
 if TYPE_CHECKING:
-    from termrl.rewards.judges import Judge
+    from termrl.rewards.base import Judge
+
+__all__ = ["RewardParts", "RewardWeights", "combine", "episode_reward", "resolved", "test_score"]
 
 
 def test_score(verifier: VerifierResult | None, nop_passing: set[str] | None = None) -> float:
@@ -67,55 +71,6 @@ def resolved(verifier: VerifierResult | None) -> bool:
     return verifier.reward >= 1.0 and all(verifier.tests.values())
 
 
-@dataclass(frozen=True)
-class RewardWeights:
-    """How the test score and the judge score mix into the reward.
-
-    The reward is the weighted mean ``(test * t + judge * j) / (test + judge)``, so it stays in
-    [0, 1] whatever the scale of the weights. The default 0.65 / 0.35 follows Terminal-Bench-RL:
-    the tests decide most of the reward, the judge rewards how the agent worked.
-    """
-
-    test: float = 0.65
-    """Weight of the test score (share of the tests passed). Non-negative."""
-    judge: float = 0.35
-    """Weight of the judge score (how the agent worked). Non-negative; 0 turns the judge off."""
-
-    def __post_init__(self) -> None:
-        for name in ("test", "judge"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-                raise ValueError(f"RewardWeights.{name}: expected a finite number >= 0, got {value!r} "
-                                 f"-- fix: use e.g. test=0.65, judge=0.35")
-        if self.test == 0 and self.judge == 0:
-            raise ValueError("RewardWeights: test and judge are both 0, so nothing decides the reward "
-                             "-- fix: give at least one a positive weight (default test=0.65, judge=0.35)")
-
-    @property
-    def normalised(self) -> RewardWeights:
-        total = self.test + self.judge
-        return RewardWeights(self.test / total, self.judge / total)
-
-
-@dataclass(frozen=True)
-class RewardParts:
-    """One episode's reward and what it was made of."""
-
-    reward: float
-    """The reward in [0, 1]."""
-    test_score: float
-    judge_score: float | None
-    """None when no judge ran, or it failed (see ``judge_error``)."""
-    judge_error: str | None
-    """Why the judge failed; the reward then comes from the tests alone."""
-    weights_used: RewardWeights
-    """The normalised weights actually applied (``judge=0`` when the judge did not count)."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"reward": self.reward, "test_score": self.test_score, "judge_score": self.judge_score,
-                "judge_error": self.judge_error, "weights_used": asdict(self.weights_used)}
-
-
 def combine(test: float, judge: Score | None, judge_error: str | None = None,
             weights: RewardWeights | None = None) -> RewardParts:
     """Mix a test score and a judge verdict into the reward.
@@ -149,24 +104,44 @@ def combine(test: float, judge: Score | None, judge_error: str | None = None,
                        judge_error=None, weights_used=used)
 
 
-def episode_reward(episode: EpisodeResult, *, trajectory: Trajectory | None = None, instruction: str = "",
-                   judge: Judge | None = None, weights: RewardWeights | None = None,
-                   nop_passing: set[str] | None = None) -> RewardParts:
-    """Score a finished episode: test score from its verifier, judge score from its trajectory.
+def episode_reward(verifier: VerifierResult | None, error: EpisodeError | None = None, *,
+                   trajectory: Trajectory | None = None, instruction: str = "", judge: Judge | None = None,
+                   weights: RewardWeights | None = None, nop_passing: set[str] | None = None) -> RewardParts:
+    """The reward of any finished episode, and its parts: the one place ``reward`` and ``resolved`` are defined.
 
-    An episode that failed at a boundary (``episode.error``) scores 0 on the tests, as the
-    episode runner does. A :class:`JudgeError` is caught here, once, and recorded on the
-    returned parts; the reward then comes from the tests alone. Without a trajectory (a
-    reference agent) or a judge, only the tests count.
+    Args:
+        verifier: what the tests returned; None when the episode never reached them.
+        error: the boundary the episode failed at, if any: the tests then count 0 and it is not resolved.
+        trajectory: what an LLM agent did; None for an episode without one (reference agents).
+        instruction: the task's instruction, for the judge.
+        judge: scores the trajectory; None = tests only.
+        weights: the test/judge mix (default :class:`RewardWeights`).
+        nop_passing: tests the no-op agent passes (from task validation), left out of partial credit.
+
+    An agent's episode (it has a trajectory) earns partial credit (:func:`test_score`) mixed with
+    the judge's verdict (:func:`combine`). An episode without a trajectory — the oracle, the no-op
+    agent, a scripted check — is a test of the task, not a learning signal: its reward is the test
+    script's own reward (``reward.txt``), which is what validation judges a task by. A
+    :class:`JudgeError` is caught here, once, and recorded on the parts; the reward then comes
+    from the tests alone.
     """
-    test = 0.0 if episode.error is not None else test_score(episode.verifier, nop_passing)
-    if judge is None or trajectory is None:
-        return combine(test, None, None, weights)
-    try:
-        verdict = judge.score(instruction, trajectory)
-    except JudgeError as exc:
-        return combine(test, None, f"{type(exc).__name__}: {exc}", weights)
-    return combine(test, verdict, None, weights)
+    if verifier is not None and verifier.tampered:
+        # The agent changed the verification toolchain (termrl.rewards.integrity): 0, whatever the
+        # tests or the judge say -- partial credit would still pay for the trick.
+        return dataclasses.replace(combine(0.0, None, None, weights), resolved=False)
+    done = error is None and verifier is not None
+    is_resolved = done and resolved(verifier)
+    if trajectory is None:
+        script = _clamp01(verifier.reward) if done else 0.0
+        return dataclasses.replace(combine(script, None, None, weights), resolved=is_resolved)
+    test = test_score(verifier, nop_passing) if done else 0.0
+    verdict, judge_error = None, None
+    if judge is not None:
+        try:
+            verdict = judge.score(instruction, trajectory)
+        except JudgeError as exc:
+            judge_error = f"{type(exc).__name__}: {exc}"
+    return dataclasses.replace(combine(test, verdict, judge_error, weights), resolved=is_resolved)
 
 
 def _check_unit(name: str, value: float) -> None:

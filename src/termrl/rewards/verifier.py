@@ -252,6 +252,6 @@ def verify(task: Task, sandbox: Sandbox, *, started_at: float, network: bool = T
         output=output,
         duration_s=time.monotonic() - t0,
         problem=problem,
-        tampered=tampered,
+        tampered=tuple(tampered),
         integrity_s=report.seconds,
     )

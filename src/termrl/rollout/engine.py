@@ -17,7 +17,7 @@ from typing import Any, Callable
 from termrl.errors import TermrlError
 from termrl.rollout.episode import EpisodeConfig, EpisodeLog, run_episode, sandbox_spec
 from termrl.sandbox.base import SandboxProvider
-from termrl.types import EpisodeResult, Task
+from termrl.types import EpisodeResult, Task, episode_from_row, episode_to_row
 
 
 class TrajectoryStore(EpisodeLog):
@@ -42,30 +42,39 @@ class TrajectoryStore(EpisodeLog):
     def by_key(self) -> dict[str, dict[str, Any]]:
         return {r["key"]: r for r in self.rows() if "key" in r}
 
+    def next_step(self) -> int:
+        """One past the highest step in the store (0 when empty): where a run that must not resume starts."""
+        return max((int(r["step"]) for r in self.rows() if isinstance(r.get("step"), int)), default=-1) + 1
+
 
 @dataclass
 class Rollout:
-    """The rows of one step's groups, in task order; rows are ``EpisodeResult.to_json()`` + key fields."""
+    """One step's groups, in task order: each task's episodes, by index."""
 
-    groups: dict[str, list[dict[str, Any]]]
+    groups: dict[str, list[EpisodeResult]]
 
 
 class RolloutEngine:
     def __init__(self, provider: SandboxProvider, make_agent: Callable[[], Any], *, store: TrajectoryStore,
-                 episode_config: EpisodeConfig | None = None, max_concurrency: int = 4):
+                 episode_config: EpisodeConfig | None = None, max_concurrency: int = 4,
+                 on_episode: Callable[[EpisodeResult], None] | None = None):
+        """``on_episode`` is called with each episode as it finishes (progress bars), not with resumed ones."""
         self.provider = provider
+        self.on_episode = on_episode
         self.make_agent = make_agent
         self.store = store
         self.config = episode_config or EpisodeConfig()
         self.max_concurrency = max_concurrency
 
-    async def _episode(self, sem: asyncio.Semaphore, task: Task, step: int, index: int) -> dict[str, Any]:
+    async def _episode(self, sem: asyncio.Semaphore, task: Task, step: int, index: int) -> EpisodeResult:
         async with sem:
             result: EpisodeResult = await asyncio.to_thread(run_episode, task, self.make_agent(), self.provider,
                                                             self.config)
-        row = {"key": self.store.key(step, task.name, index), "step": step, "index": index, **result.to_json()}
-        self.store.append(row)
-        return row
+        self.store.append({"key": self.store.key(step, task.name, index), "step": step, "index": index,
+                           **episode_to_row(result)})
+        if self.on_episode is not None:
+            self.on_episode(result)
+        return result
 
     async def run_async(self, tasks: list[Task], group_size: int, step: int = 0) -> Rollout:
         done = self.store.by_key()
@@ -83,7 +92,8 @@ class RolloutEngine:
                 key = self.store.key(step, task.name, i)
                 if key not in done:
                     jobs[key] = asyncio.create_task(self._episode(sem, task, step, i))
-        results = dict(done)
+        results = {key: episode_from_row(done[key]) for key in (self.store.key(step, t.name, i) for t in tasks
+                                                                for i in range(group_size)) if key in done}
         for key, job in jobs.items():
             results[key] = await job
         return Rollout({t.name: [results[self.store.key(step, t.name, i)] for i in range(group_size)]

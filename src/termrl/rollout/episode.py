@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import threading
@@ -12,11 +11,12 @@ from pathlib import Path
 
 from termrl.errors import TermrlError
 from termrl.images.build import ImageConfig
+from termrl.rewards.base import Judge
+from termrl.rewards.scoring import episode_reward
 from termrl.rewards.verifier import verify
 from termrl.sandbox.base import SandboxProvider, SandboxSpec
-from termrl.rewards.scoring import RewardWeights, episode_reward
-from termrl.types import (AgentOutcome, EpisodeError, EpisodeResult, Task, Trajectory, VerifierResult,
-                          trajectory_to_json)
+from termrl.tasks.records import nop_passing_tests
+from termrl.types import AgentOutcome, EpisodeError, EpisodeResult, RewardWeights, Task, VerifierResult, episode_to_row
 
 
 @dataclass
@@ -28,8 +28,8 @@ class EpisodeConfig:
     image_config: ImageConfig = field(default_factory=ImageConfig)
     output_cap: int = 32_000
     """Bytes of each command's output kept (head and tail)."""
-    judge: object | None = None
-    """A Judge (termrl.rewards.judges) scoring how the agent worked; None = tests only.
+    judge: Judge | None = None
+    """A Judge (termrl.rewards.base) scoring how the agent worked; None = tests only.
     Reference agents (oracle, nop) leave no trajectory, so only their tests count."""
     weights: RewardWeights = field(default_factory=RewardWeights)
     """reward = test x weights.test + judge x weights.judge (renormalised when the judge fails)."""
@@ -63,7 +63,7 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
         sandbox = provider.start(sandbox_spec(task, image, config, getattr(agent, "name", "agent")))
         started_at = time.time()
         outcome = agent.run(task, sandbox)
-        error = outcome.info.get("error")  # the agent broke mid-way (policy, sandbox): no verdict
+        error = outcome.error  # the agent broke mid-way (policy, sandbox): no verdict
         if error is None:
             verifier = verify(task, sandbox, started_at=started_at, network=config.verifier_network)
     except TermrlError as exc:
@@ -71,39 +71,30 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
     finally:
         if sandbox is not None:
             sandbox.close()
-    tests = verifier.tests if verifier else {}
-    result = EpisodeResult(
+    trajectory = outcome.trajectory
+    parts = episode_reward(verifier, error, trajectory=trajectory, instruction=task.instruction,
+                           judge=config.judge, weights=config.weights,
+                           nop_passing=nop_passing_tests(task) if trajectory is not None else None)
+    return EpisodeResult(
         task=task.name,
         agent=getattr(agent, "name", type(agent).__name__),
-        reward=verifier.reward if verifier and error is None else 0.0,
-        resolved=error is None and verifier is not None and verifier.reward >= 1.0 and all(tests.values()),
-        tests=tests,
+        tests=verifier.tests if verifier else {},
         terminated=outcome.terminated,
         truncated=outcome.truncated,
         error=error,
         duration_s=time.monotonic() - start,
+        parts=parts,
         verifier=verifier,
-        tampered=list(verifier.tampered) if verifier else [],
+        trajectory=trajectory,
+        policy=getattr(getattr(agent, "policy", None), "name", None),
+        end_reason=outcome.end_reason,
+        n_turns=len(trajectory.steps) if trajectory is not None else 0,
+        n_tokens=trajectory.n_tokens if trajectory is not None else 0,
+        token_mismatches=outcome.token_mismatches,
+        agent_exit_code=outcome.exit_code,
+        agent_output_tail=outcome.output_tail,
+        tampered=verifier.tampered if verifier else (),
     )
-    trajectory: Trajectory | None = outcome.info.get("trajectory")
-    if trajectory is None:
-        return result
-    from termrl.tasks.validate import nop_passing_tests  # (validate imports this module)
-
-    parts = episode_reward(result, trajectory=trajectory, instruction=task.instruction, judge=config.judge,
-                           weights=config.weights, nop_passing=nop_passing_tests(task))
-    extra = {
-        "policy": getattr(getattr(agent, "policy", None), "name", None),
-        "test_score": parts.test_score,
-        "judge_score": parts.judge_score,
-        "judge_error": parts.judge_error,
-        "n_turns": len(trajectory.steps),
-        "n_tokens": trajectory.n_tokens,
-        "end_reason": trajectory.end_reason,
-        "trajectory": trajectory_to_json(trajectory),
-    }
-    # Tampering with the verification toolchain scores 0 overall: no judge score makes up for it.
-    return dataclasses.replace(result, reward=0.0 if result.tampered else parts.reward, extra=extra)
 
 
 def _end_cut_line(path: Path) -> None:
@@ -123,8 +114,9 @@ class EpisodeLog:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
 
-    def append(self, row: dict) -> None:
-        line = json.dumps(row)
+    def append(self, row: dict | EpisodeResult) -> None:
+        """Append one row (an :class:`EpisodeResult` is written as ``episode_to_row`` makes it)."""
+        line = json.dumps(episode_to_row(row) if isinstance(row, EpisodeResult) else row)
         with self._lock:
             _end_cut_line(self.path)
             with open(self.path, "a", encoding="utf-8") as fh:

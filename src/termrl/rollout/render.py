@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from termrl.types import trajectory_from_json
+from termrl.types import EpisodeResult, Trajectory
 
 
 def load_row(spec: str) -> dict[str, Any]:
@@ -32,26 +32,35 @@ def load_row(spec: str) -> dict[str, Any]:
     return json.loads(rows[n - 1])
 
 
-def render_episode(row: dict[str, Any], console: Console, observation_chars: int = 1500) -> None:
-    tests = row.get("tests") or {}
-    header = (f"[bold]{row.get('task')}[/]  agent={row.get('agent')} policy={row.get('policy') or '-'}  "
-              f"reward={row.get('reward', 0):.3f} test={row.get('test_score', '-')} "
-              f"judge={row.get('judge_score', '-')}  resolved={row.get('resolved')}  "
-              f"tests {sum(tests.values())}/{len(tests)}  end={row.get('end_reason') or '-'}")
+def render_episode(result: EpisodeResult, console: Console, observation_chars: int = 1500) -> None:
+    tests = result.tests
+    test = f"{result.test_score:.3f}"
+    judge = "-" if result.judge_score is None else f"{result.judge_score:.3f}"
+    header = (f"[bold]{result.task}[/]  agent={result.agent} policy={result.policy or '-'}  "
+              f"reward={result.reward:.3f} test={test} judge={judge}  resolved={result.resolved}  "
+              f"tests {sum(tests.values())}/{len(tests)}  end={result.end_reason or '-'}")
     console.print(Panel(header, expand=False))
-    if row.get("error"):
-        console.print(f"[red]error at {row['error']['boundary']}:[/] {row['error']['message']}")
-    if row.get("tampered"):
-        problem = (row.get("verifier") or {}).get("problem") or ""
-        console.print(f"[bold red]tampered with the verification toolchain (scored 0):[/] {problem}")
-        for path in row["tampered"]:
+    if result.error:
+        console.print(f"[red]error at {result.error.boundary}:[/] {result.error.message}")
+    if result.judge_error:
+        console.print(f"[yellow]judge failed:[/] {result.judge_error}")
+    if result.tampered:
+        problem = result.verifier.problem if result.verifier is not None else ""
+        console.print(f"[bold red]tampered with the verification toolchain (scored 0):[/] {problem or ''}")
+        for path in result.tampered:
             console.print(f"  [red]{path}[/]")
-    if row.get("judge_error"):
-        console.print(f"[yellow]judge failed:[/] {row['judge_error']}")
-    if "trajectory" not in row:
+    traj = result.trajectory
+    if traj is None:
         console.print("(no trajectory: a reference agent)")
-        return
-    traj = trajectory_from_json(row["trajectory"])
+        if result.agent_output_tail:
+            console.print(Panel(Text(result.agent_output_tail), title=f"output (exit {result.agent_exit_code})"))
+    else:
+        _render_trajectory(traj, console, observation_chars)
+    for name, ok in tests.items():
+        console.print(f"{'[green]PASS[/]' if ok else '[red]FAIL[/]'} {name}")
+
+
+def _render_trajectory(traj: Trajectory, console: Console, observation_chars: int) -> None:
     instruction = next((m.content for m in traj.messages if m.role == "user"), "")
     console.print(Panel(Text(instruction), title="instruction", border_style="blue"))
     for step in traj.steps:
@@ -71,5 +80,3 @@ def render_episode(row: dict[str, Any], console: Console, observation_chars: int
         for t in traj.todos:
             console.print(f"[{'x' if t.get('done') else ' '}] {t.get('text')}")
     console.rule(f"end: {traj.end_reason}" + (f" — {traj.finish_message}" if traj.finish_message else ""))
-    for name, ok in tests.items():
-        console.print(f"{'[green]PASS[/]' if ok else '[red]FAIL[/]'} {name}")

@@ -1,7 +1,10 @@
 """Training configuration: one documented dataclass per component, loaded from YAML.
 
-Every field has a default and a docstring; a YAML file only names what it changes. Unknown
-keys are errors that name the file and the key (a typo must not silently fall back to a default).
+Every field has a default and a docstring; a YAML file only names what it changes. The agent
+and the reward weights are the very classes the episodes use (``AgentConfig``,
+``RewardWeights``), embedded as sections. Every value is type- and range-checked at load: an
+unknown key, a wrong type or a value out of range is an error naming the file and the key (a
+typo must not silently fall back to a default, and a 0 must not crash the run an hour in).
 """
 
 from __future__ import annotations
@@ -14,16 +17,31 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 import yaml
 
+from termrl.agent.loop import AgentConfig
+from termrl.checks import check_range
+from termrl.types import RewardWeights
+
 
 @dataclass
 class ModelConfig:
+    """The policy model that samples the rollouts and is trained."""
+
     path: str | None = None
     """A local HF folder or .gguf file; None = the embedded SmolLM2-135M-Instruct."""
     lora: bool = False
     """Train LoRA adapters (peft) instead of every weight."""
     lora_rank: int = 16
+    """LoRA rank r (>= 1)."""
     lora_alpha: int = 32
+    """LoRA scaling alpha (>= 1); the adapters' update is scaled by alpha / rank."""
     lora_targets: list[str] = field(default_factory=lambda: ["q_proj", "k_proj", "v_proj", "o_proj"])
+    """Module names that get adapters (at least one when ``lora`` is on)."""
+
+    def __post_init__(self) -> None:
+        check_range("model", "lora_rank", self.lora_rank, low=1)
+        check_range("model", "lora_alpha", self.lora_alpha, low=1)
+        if self.lora and not self.lora_targets:
+            raise ValueError("model.lora_targets is empty while lora is on -- fix: name the modules, e.g. [q_proj, v_proj]")
 
 
 @dataclass
@@ -37,38 +55,55 @@ class TasksConfig:
     family: str | None = None
     """A procedural family (termrl tasks generate) to draw instances from, instead of or besides folders."""
     difficulty: int = 1
+    """Difficulty of the family's instances: 1 easy, 2 medium, 3 hard."""
     train_seeds: list[int] = field(default_factory=lambda: [0, 64])
     """[first, last) seeds of training instances."""
     eval_seeds: list[int] = field(default_factory=lambda: [1000, 1016])
     """[first, last) seeds of held-out instances (disjoint from training)."""
 
+    def __post_init__(self) -> None:
+        check_range("tasks", "difficulty", self.difficulty, low=1, high=3)
+        for name in ("train_seeds", "eval_seeds"):
+            seeds = getattr(self, name)
+            if len(seeds) != 2 or seeds[0] >= seeds[1]:
+                raise ValueError(f"tasks.{name} must be [first, last) with first < last, got {seeds!r} "
+                                 "-- fix: e.g. [0, 64]")
+        if self.family is not None:
+            from termrl.tasks.generators import family_names
 
-@dataclass
-class AgentSettings:
-    action_format: str = "bash_block"
-    """xml | tool_call | bash_block; very small models do best with bash_block."""
-    max_turns: int = 4
-    max_total_tokens: int = 1536
-    max_tokens_per_turn: int = 96
-    temperature: float = 1.0
-    """Sampling temperature of rollouts (the loss uses the same temperature-scaled distribution)."""
-    judge: str = "rubric"
-    """rubric | none"""
-    test_weight: float = 0.65
-    judge_weight: float = 0.35
+            if self.family not in family_names():
+                raise ValueError(f"tasks.family: unknown family {self.family!r} -- fix: use one of "
+                                 f"{', '.join(family_names())}")
+            (a, b), (c, d) = self.train_seeds, self.eval_seeds
+            if a < d and c < b:
+                raise ValueError(f"tasks.train_seeds {self.train_seeds} and eval_seeds {self.eval_seeds} overlap: "
+                                 "held-out instances would be trained on -- fix: make the ranges disjoint")
+
+
+def _training_agent() -> AgentConfig:
+    # Small budgets: the CPU preset's 135M model answers in one short command.
+    return AgentConfig(action_format="bash_block", max_turns=4, max_total_tokens=1536, max_tokens_per_turn=96,
+                       temperature=1.0)
 
 
 @dataclass
 class GRPOConfig:
+    """The GRPO objective and how one step's episodes are batched (see termrl.train.grpo)."""
+
     group_size: int = 4
-    """Episodes per task per step (G)."""
+    """Episodes per task per step (G >= 2: advantages are relative to the group)."""
     tasks_per_step: int = 4
+    """Tasks drawn per step (a seeded draw; a resumed run draws the same)."""
     scale_by_std: bool = True
     """GRPO divides advantages by the group std; Dr. GRPO does not."""
     leave_one_out: bool = False
+    """Baseline = mean of the group's other episodes (RLOO) instead of the whole group's mean."""
     clip_low: float = 0.2
+    """Lower clip of the ratio: 1 - clip_low (0 <= clip_low < 1)."""
     clip_high: float = 0.28
+    """Upper clip of the ratio: 1 + clip_high (DAPO's clip-higher; >= 0)."""
     aggregation: Literal["token_mean", "seq_mean", "constant"] = "token_mean"
+    """How token losses become the batch loss: mean over all tokens, mean of per-sequence means, or sum / max_tokens_norm."""
     max_tokens_norm: int = 512
     """The constant of ``constant`` aggregation."""
     kl_coef: float = 0.0
@@ -82,41 +117,89 @@ class GRPOConfig:
     """Tokens per forward/backward pass: a group's sequences run together on one copy of their shared
     prompt, split when prefix + sequences x longest remainder would exceed this (more: faster, more memory)."""
 
+    def __post_init__(self) -> None:
+        check_range("grpo", "group_size", self.group_size, low=2,
+                    fix="advantages are group-relative: use 2 or more episodes per task")
+        for name in ("tasks_per_step", "max_tokens_norm", "mini_batches", "micro_batch_tokens"):
+            check_range("grpo", name, getattr(self, name), low=1)
+        check_range("grpo", "clip_low", self.clip_low, low=0, high=1, high_open=True)
+        check_range("grpo", "clip_high", self.clip_high, low=0)
+        check_range("grpo", "kl_coef", self.kl_coef, low=0)
+
 
 @dataclass
 class OptimConfig:
+    """AdamW and gradient clipping."""
+
     lr: float = 2e-5
+    """Learning rate (> 0)."""
     weight_decay: float = 0.0
+    """AdamW weight decay (>= 0)."""
     betas: list[float] = field(default_factory=lambda: [0.9, 0.99])
+    """AdamW [beta1, beta2], each in [0, 1)."""
     max_grad_norm: float = 1.0
+    """Gradients are clipped to this global norm (> 0)."""
+
+    def __post_init__(self) -> None:
+        check_range("optim", "lr", self.lr, low=0, low_open=True)
+        check_range("optim", "weight_decay", self.weight_decay, low=0)
+        check_range("optim", "max_grad_norm", self.max_grad_norm, low=0, low_open=True)
+        if len(self.betas) != 2:
+            raise ValueError(f"optim.betas must be [beta1, beta2], got {self.betas!r} -- fix: e.g. [0.9, 0.99]")
+        for i, beta in enumerate(self.betas):
+            check_range("optim", f"betas[{i}]", beta, low=0, high=1, high_open=True)
 
 
 @dataclass
 class TrainConfig:
+    """A training run: top-level settings, then one section per component."""
+
     out_dir: str = "runs/train"
+    """Where rollouts.jsonl, metrics.jsonl, tensorboard/ and checkpoints/ go; rerun with the same out_dir to resume."""
     steps: int = 20
+    """Training steps (each: one rollout of tasks_per_step x group_size episodes, then the update)."""
     seed: int = 0
+    """Seeds the task draw, torch and Python's RNG."""
     eval_every: int = 5
     """Held-out evaluation every N steps (and before the first step); 0 = never."""
     eval_group_size: int = 1
+    """Episodes per held-out task per evaluation."""
     checkpoint_every: int = 1
+    """Save a checkpoint every N steps (and after the last)."""
     keep_checkpoints: int = 2
+    """Checkpoints kept on disk (the newest N)."""
     max_concurrency: int = 4
     """Episodes at once (their generation is batched)."""
     warm_pool: int = 2
+    """Containers kept started ahead per task (0 = start each on demand)."""
     time_budget_min: float = 0.0
     """Stop after this many minutes of training (0 = no limit); the run can be resumed later."""
+    judge: str = "rubric"
+    """The judge of the rollouts: rubric | none | package.module:Class (the llm judge needs a server: use a plugin)."""
     model: ModelConfig = field(default_factory=ModelConfig)
+    """The policy model (path, LoRA)."""
     tasks: TasksConfig = field(default_factory=TasksConfig)
-    agent: AgentSettings = field(default_factory=AgentSettings)
+    """Training and held-out tasks."""
+    agent: AgentConfig = field(default_factory=_training_agent)
+    """The agent's settings (termrl.agent.loop.AgentConfig); its defaults here are the small training budgets."""
+    weights: RewardWeights = field(default_factory=RewardWeights)
+    """How the test score and the judge score mix into the reward (termrl.types.RewardWeights)."""
     grpo: GRPOConfig = field(default_factory=GRPOConfig)
+    """The objective and the batching of the update."""
     optim: OptimConfig = field(default_factory=OptimConfig)
+    """The optimizer."""
 
     def __post_init__(self) -> None:
-        if self.steps < 1:
-            raise ValueError(f"steps must be >= 1, got {self.steps}")
-        if self.grpo.group_size < 2:
-            raise ValueError(f"grpo.group_size must be >= 2 (advantages are group-relative), got {self.grpo.group_size}")
+        if not self.out_dir:
+            raise ValueError("out_dir is empty -- fix: name a folder, e.g. runs/train")
+        check_range("", "steps", self.steps, low=1)
+        for name in ("eval_every", "warm_pool", "seed"):
+            check_range("", name, getattr(self, name), low=0)
+        for name in ("eval_group_size", "checkpoint_every", "keep_checkpoints", "max_concurrency"):
+            check_range("", name, getattr(self, name), low=1)
+        check_range("", "time_budget_min", self.time_budget_min, low=0)
+        if self.judge not in ("rubric", "none") and ":" not in self.judge:
+            raise ValueError(f"judge: {self.judge!r} -- fix: use rubric, none or package.module:Class")
 
 
 def _check(value: Any, hint: Any, key: str) -> Any:
@@ -155,21 +238,32 @@ def _check(value: Any, hint: Any, key: str) -> Any:
     return value
 
 
-def _build(cls: type, data: dict[str, Any], where: str) -> Any:
+def _build(cls: type, data: dict[str, Any], where: str, file: str, base: Any = None) -> Any:
+    """``cls`` from ``data`` (over the field values of ``base`` when given), every value type-checked;
+    a range error from the class's own checks comes back prefixed with the file."""
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - names)
     if unknown:
-        raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)} -- known: {', '.join(sorted(names))}")
+        moved = [f"{where.rpartition(': ')[2]}: {k}" for k in unknown]
+        hints = "; ".join(f"{m} is now {MOVED[m]}" for m in moved if m in MOVED)
+        raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)} -- "
+                         + (f"fix: {hints}" if hints else f"known: {', '.join(sorted(names))}"))
     hints = get_type_hints(cls)
     data = {k: v if dataclasses.is_dataclass(v) else _check(v, hints[k], f"{where}: {k}") for k, v in data.items()}
     try:
-        return cls(**data)
+        return dataclasses.replace(base, **data) if base is not None else cls(**data)
     except TypeError as exc:
         raise ValueError(f"{where}: {exc}") from exc
+    except ValueError as exc:
+        raise ValueError(f"{file}: {exc}") from exc
 
 
-SECTIONS = {"model": ModelConfig, "tasks": TasksConfig, "agent": AgentSettings, "grpo": GRPOConfig,
-            "optim": OptimConfig}
+SECTIONS = {"model": ModelConfig, "tasks": TasksConfig, "agent": AgentConfig, "weights": RewardWeights,
+            "grpo": GRPOConfig, "optim": OptimConfig}
+
+MOVED = {"agent: judge": "judge (top level)", "agent: test_weight": "weights: test",
+         "agent: judge_weight": "weights: judge"}
+"""Keys of older configs and where they live now."""
 
 
 def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> TrainConfig:
@@ -193,11 +287,12 @@ def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None
         for p in parents:
             node = node.setdefault(p, {})
         node[leaf] = value
+    defaults = {f.name: f.default_factory for f in dataclasses.fields(TrainConfig) if f.name in SECTIONS}
     sections = {}
     for name, cls in SECTIONS.items():
         value = data.get(name) or {}
         if not isinstance(value, dict):
             raise ValueError(f"{where}: {name} must be a mapping")
-        sections[name] = _build(cls, value, f"{where}: {name}")
+        sections[name] = _build(cls, value, f"{where}: {name}", where, base=defaults[name]())
     top = {k: v for k, v in data.items() if k not in SECTIONS}
-    return _build(TrainConfig, {**top, **sections}, where)
+    return _build(TrainConfig, {**top, **sections}, where, where)

@@ -32,9 +32,8 @@ from typing import Any
 import torch
 from torch.nn.utils.rnn import pad_sequence
 
-from termrl.agent.loop import AgentConfig, TermAgent
+from termrl.agent.loop import TermAgent
 from termrl.rewards.judges import get_judge
-from termrl.rewards.scoring import RewardWeights
 from termrl.rollout.engine import Rollout, RolloutEngine, TrajectoryStore
 from termrl.rollout.episode import EpisodeConfig
 from termrl.sandbox.docker import DockerProvider
@@ -43,7 +42,7 @@ from termrl.tasks import load_tasks
 from termrl.train.config import TrainConfig
 from termrl.train.forward import batch_logps, micro_batches, shared_prefix_len
 from termrl.train.grpo import group_advantages, informative_groups, policy_loss
-from termrl.types import Task
+from termrl.types import EpisodeResult, Task, episode_from_row
 
 log = logging.getLogger(__name__)
 
@@ -58,21 +57,33 @@ class Sample:
     """The rollout group (task): sequences of one group share their prompt and train together."""
 
 
-def sample_from_row(row: dict[str, Any]) -> Sample | None:
-    """The token sequence of one episode, or None if it has no model tokens."""
-    segments = (row.get("trajectory") or {}).get("segments") or []
+def sample_from_episode(result: EpisodeResult) -> Sample | None:
+    """The token sequence of one episode, or None if it has no model tokens.
+
+    Raises:
+        ValueError: a trainable segment without one sampled log-prob per token (the policy-gradient
+            ratio needs them; a silent 0.0 would make it wrong).
+    """
+    segments = result.trajectory.segments if result.trajectory is not None else ()
     tokens: list[int] = []
     mask: list[float] = []
     logp: list[float] = []
-    for seg in segments:
-        ids = seg["token_ids"]
-        tokens += ids
-        mask += [1.0 if seg["trainable"] else 0.0] * len(ids)
-        lp = seg.get("logprobs") or []
-        logp += list(lp) if seg["trainable"] and len(lp) == len(ids) else [0.0] * len(ids)
+    for n, seg in enumerate(segments):
+        tokens += seg.token_ids
+        mask += [1.0 if seg.trainable else 0.0] * len(seg.token_ids)
+        if seg.trainable and len(seg.logprobs) != len(seg.token_ids):
+            raise ValueError(f"episode of {result.task!r}: trainable segment {n} has {len(seg.token_ids)} tokens but "
+                             f"{len(seg.logprobs)} log-probs -- fix: sample with a policy that returns log-probs "
+                             "(hf, or openai with logprobs on)")
+        logp += list(seg.logprobs) if seg.trainable else [0.0] * len(seg.token_ids)
     if not any(mask):
         return None
     return Sample(torch.tensor(tokens), torch.tensor(mask), torch.tensor(logp), 0.0)
+
+
+def sample_from_row(row: dict[str, Any]) -> Sample | None:
+    """:func:`sample_from_episode` of a ``rollouts.jsonl`` row."""
+    return sample_from_episode(episode_from_row(row))
 
 
 class MetricsLog:
@@ -98,19 +109,20 @@ class MetricsLog:
 
 
 def _rollout_summary(rollout: Rollout, prefix: str) -> dict[str, float]:
-    rows = [r for group in rollout.groups.values() for r in group]
-    if not rows:
+    results = [r for group in rollout.groups.values() for r in group]
+    if not results:
         return {}
-    rewards = torch.tensor([float(r["reward"]) for r in rows])
+    rewards = torch.tensor([r.reward for r in results])
     out = {
         f"{prefix}reward_mean": float(rewards.mean()),
         f"{prefix}reward_std": float(rewards.std(unbiased=False)),
-        f"{prefix}resolved_rate": sum(bool(r["resolved"]) for r in rows) / len(rows),
-        f"{prefix}episodes": len(rows),
-        f"{prefix}errors": sum(r.get("error") is not None for r in rows),
+        f"{prefix}resolved_rate": sum(r.resolved for r in results) / len(results),
+        f"{prefix}episodes": len(results),
+        f"{prefix}errors": sum(r.error is not None for r in results),
     }
-    tests = [r["test_score"] for r in rows if r.get("test_score") is not None]
-    judges = [r["judge_score"] for r in rows if r.get("judge_score") is not None]
+    # reference agents have no trajectory: their test score is the script's reward, not partial credit
+    tests = [r.test_score for r in results if r.trajectory is not None]
+    judges = [r.judge_score for r in results if r.judge_score is not None]
     if tests:
         out[f"{prefix}test_score"] = sum(tests) / len(tests)
     if judges:
@@ -127,6 +139,7 @@ class Trainer:
         self.out.mkdir(parents=True, exist_ok=True)
         (self.out / "config.json").write_text(json.dumps(asdict(config), indent=1))
         _seed_all(config.seed)
+        self.train_tasks, self.eval_tasks = self._load_tasks()  # before the model: a bad task list fails fast
         self.policy = HFPolicy(model=config.model.path, private=True)  # its own weights: trained in place
         self.model = self.policy.model
         if config.model.lora:
@@ -143,14 +156,10 @@ class Trainer:
         params = [p for p in self.model.parameters() if p.requires_grad]
         self.optimizer = torch.optim.AdamW(params, lr=config.optim.lr, weight_decay=config.optim.weight_decay,
                                            betas=tuple(config.optim.betas), fused=True)
-        self.train_tasks, self.eval_tasks = self._load_tasks()
         self.provider = PooledProvider(DockerProvider(), size=config.warm_pool)
-        a = config.agent
-        judge = get_judge(a.judge) if a.judge != "none" else None
-        self.episode_config = EpisodeConfig(judge=judge, weights=RewardWeights(a.test_weight, a.judge_weight))
-        agent_config = AgentConfig(action_format=a.action_format, max_turns=a.max_turns,
-                                   max_total_tokens=a.max_total_tokens, max_tokens_per_turn=a.max_tokens_per_turn,
-                                   temperature=a.temperature)
+        judge = get_judge(config.judge) if config.judge != "none" else None
+        self.episode_config = EpisodeConfig(judge=judge, weights=config.weights)
+        agent_config = config.agent
         make_agent = lambda: TermAgent(self.policy, agent_config)  # noqa: E731
         self.engine = RolloutEngine(self.provider, make_agent, store=TrajectoryStore(self.out / "rollouts.jsonl"),
                                     episode_config=self.episode_config, max_concurrency=config.max_concurrency)
@@ -209,11 +218,11 @@ class Trainer:
     def build_samples(self, rollout: Rollout) -> tuple[list[Sample], dict[str, float]]:
         g = self.config.grpo
         samples, skipped, masked = [], 0, 0
-        for name, rows in rollout.groups.items():
-            built = [sample_from_row(r) if r.get("error") is None else None for r in rows]
+        for name, results in rollout.groups.items():
+            built = [sample_from_episode(r) if r.error is None else None for r in results]
             valid = torch.tensor([b is not None for b in built])
             masked += int((~valid).sum())
-            rewards = torch.tensor([float(r["reward"]) for r in rows])
+            rewards = torch.tensor([r.reward for r in results])
             if not informative_groups([rewards], [valid])[0]:
                 skipped += 1
                 continue

@@ -1,73 +1,22 @@
 """Task validation: a valid task is solved by its reference solution and not by doing nothing.
 
 Also records which individual tests the no-op agent already passes: those tests carry no
-signal, and the reward code leaves them out of partial credit. The record is kept in the
-cache, keyed by a digest of the task folder, so an edited task is validated afresh.
+signal, and the reward code leaves them out of partial credit. The record
+(``termrl.tasks.records``) is kept in the cache, keyed by a digest of the task folder, so an
+edited task is validated afresh. A reference agent's episode reward is its test script's own
+reward (``termrl.rewards.scoring.episode_reward``): that is the number a task is held to.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
-
 from termrl.agent.reference import NopAgent, OracleAgent
 from termrl.errors import TaskError
-from termrl.images.build import CACHE_DIR
 from termrl.rollout.episode import EpisodeConfig, run_episode
 from termrl.sandbox.base import SandboxProvider
+from termrl.tasks.records import ValidationResult, save_record
 from termrl.types import EpisodeResult, Task
 
-
-@dataclass(frozen=True)
-class ValidationResult:
-    task: str
-    valid: bool
-    oracle_reward: float | None
-    nop_reward: float | None
-    error: str | None
-    nop_passed_tests: list[str] = field(default_factory=list)
-    path: str = ""
-    wrong_rewards: dict[str, float] = field(default_factory=dict)
-    """Reward of each plausible wrong solution (solution/wrong_*.sh): each must be < 1."""
-    repeats: int = 1
-    stable: bool = True
-    """The same rewards in every repeat."""
-    n_tests: int = 0
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-
-def task_digest(path: Path) -> str:
-    h = hashlib.sha256()
-    for file in sorted(p for p in path.rglob("*") if p.is_file()):
-        h.update(file.relative_to(path).as_posix().encode() + b"\0" + file.read_bytes())
-    return h.hexdigest()[:24]
-
-
-def _record_path(task: Task) -> Path:
-    return CACHE_DIR / "validation" / f"{task.name}-{task_digest(task.path)}.json"
-
-
-def nop_passing_tests(task: Task) -> set[str] | None:
-    """Tests the no-op agent passes, from the last validation of this exact task (None if never validated)."""
-    path = _record_path(task)
-    if not path.is_file():
-        return None
-    return set(json.loads(path.read_text()).get("nop_passed_tests", []))
-
-
-def cached_result(task: Task, min_repeats: int = 1) -> ValidationResult | None:
-    """The last valid validation of exactly this task folder (same digest), if one was recorded."""
-    path = _record_path(task)
-    if not path.is_file():
-        return None
-    data = json.loads(path.read_text())
-    known = {f for f in ValidationResult.__dataclass_fields__}
-    result = ValidationResult(**{k: v for k, v in data.items() if k in known})
-    return result if result.valid and result.repeats >= min_repeats else None
+__all__ = ["ValidationResult", "invalid_load", "validate_task"]
 
 
 def _problem(episode: EpisodeResult) -> str | None:
@@ -76,11 +25,6 @@ def _problem(episode: EpisodeResult) -> str | None:
     if episode.verifier and episode.verifier.problem:
         return f"{episode.agent}: {episode.verifier.problem}"
     return None
-
-
-def _reward(episode: EpisodeResult) -> float:
-    # Validation judges the task by its test script's own reward (reward.txt), not partial credit.
-    return episode.verifier.reward if episode.verifier and not episode.error else 0.0
 
 
 def validate_task(task: Task, provider: SandboxProvider, config: EpisodeConfig | None = None,
@@ -100,12 +44,12 @@ def validate_task(task: Task, provider: SandboxProvider, config: EpisodeConfig |
         runs.setdefault("nop", []).append(run_episode(task, NopAgent(), provider, config))
         for name in wrong_names:
             runs.setdefault(name, []).append(run_episode(task, OracleAgent(script=name), provider, config))
-    rewards = {name: [_reward(e) for e in episodes] for name, episodes in runs.items()}
+    rewards = {name: [e.reward for e in episodes] for name, episodes in runs.items()}
     oracle, nop = runs["oracle"][-1], runs["nop"][-1]
     oracle_reward, nop_reward = min(rewards["oracle"]), max(rewards["nop"])
     problems = []
     if oracle_reward < 1.0:
-        bad = next(e for e in runs["oracle"] if _reward(e) < 1.0)
+        bad = next(e for e in runs["oracle"] if e.reward < 1.0)
         problems.append(_problem(bad) or f"oracle reward {oracle_reward:g} < 1 (failing: "
                         f"{', '.join(k for k, v in bad.tests.items() if not v) or 'see test output'})")
     if nop_reward > 0.0:
@@ -127,9 +71,7 @@ def validate_task(task: Task, provider: SandboxProvider, config: EpisodeConfig |
                               "; ".join(p for p in problems if p) or None, passed, str(task.path),
                               {n: max(rewards[n]) for n in wrong_names}, repeats, stable, len(oracle.tests))
     if result.valid:
-        record = _record_path(task)
-        record.parent.mkdir(parents=True, exist_ok=True)
-        record.write_text(json.dumps(result.to_json(), indent=1))
+        save_record(task, result)
     return result
 
 

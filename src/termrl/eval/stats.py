@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from termrl.tasks.validate import ValidationResult, task_digest
+from termrl.tasks.records import ValidationResult, task_digest
 from termrl.types import Task
 
 DIFFICULTY_ORDER = ("easy", "medium", "hard", "extremely_hard", "unknown")
