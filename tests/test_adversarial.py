@@ -127,7 +127,7 @@ def test_legitimate_changes_are_not_flagged_and_services_keep_running(docker_pro
     result = run_episode(task, agent, docker_provider)
     assert "installed" in agent.results[0].output, agent.results[0].output
     assert result.error is None, result.error
-    assert result.tampered == [], result.verifier.problem
+    assert result.tampered == (), result.verifier.problem
     assert result.tests == {"test_answer": True, "test_pip_installed_package_and_its_program": True,
                             "test_service_the_agent_started_still_answers": True,
                             "test_new_library_and_program": True}, result.verifier.output[-2000:]

@@ -176,3 +176,16 @@ def test_stop_agent_processes_keeps_only_servers(sandbox):
     assert "http.server 8123" in out and "sleep 400" not in out
     assert "200" in sandbox.exec("python3 -c \"import urllib.request as u; "
                                  "print(u.urlopen('http://127.0.0.1:8123/').status)\"").output
+
+
+def test_tampered_episode_scores_zero_whatever_the_tests_say():
+    from termrl.rewards.scoring import episode_reward
+    from termrl.types import VerifierResult
+
+    clean = VerifierResult(reward=1.0, tests={"t": True}, reward_source="reward.txt", exit_code=0, timed_out=False,
+                           output="", duration_s=1.0)
+    assert episode_reward(clean).reward == 1.0 and episode_reward(clean).resolved
+    forged = VerifierResult(reward=1.0, tests={"t": True}, reward_source="reward.txt", exit_code=0,
+                            timed_out=False, output="", duration_s=1.0, tampered=("/usr/bin/python3",))
+    parts = episode_reward(forged)
+    assert parts.reward == 0.0 and parts.test_score == 0.0 and not parts.resolved

@@ -362,6 +362,8 @@ class IntegrityReport:
     neutralised: list[str] = field(default_factory=list)
     restored: int = 0
     removed: int = 0
+    restored_paths: dict[str, float] = field(default_factory=dict)
+    """path -> when it was copied back (its copy then shows as changed in later diffs)."""
     passes: int = 0
     seconds: float = 0.0
 
@@ -373,7 +375,7 @@ def enforce(sandbox, inv: Inventory, report: IntegrityReport | None = None, *,
     t0 = time.monotonic()
     if not hasattr(inv, "ld_cache"):
         inv.ld_cache = None  # filled lazily from the pristine image
-    changes = sandbox.changes()
+    changes = [c for c in sandbox.changes() if not _our_restore(sandbox, c[0], report.restored_paths)]
     the_plan = plan(changes, inv, lambda p: read_from_tar(sandbox.read_archive(p)), workdirs=workdirs)
     need_cache = any(p == "/etc/ld.so.cache" and k == "C" for p, k in changes)
     restore = list(dict.fromkeys(the_plan.restore))
@@ -397,6 +399,7 @@ def enforce(sandbox, inv: Inventory, report: IntegrityReport | None = None, *,
                     continue
                 sandbox.put_archive(str(PurePosixPath(path).parent), archive)
                 report.restored += 1
+                report.restored_paths[path] = time.time()
     if "/etc/ld.so.preload" in the_plan.remove:  # blank it before anything runs, then delete it
         sandbox.put_archive("/etc", _one_file_tar("ld.so.preload", b""))
     remove = [p for p in dict.fromkeys(the_plan.remove)]
@@ -411,6 +414,15 @@ def enforce(sandbox, inv: Inventory, report: IntegrityReport | None = None, *,
     report.passes += 1
     report.seconds += time.monotonic() - t0
     return report
+
+
+def _our_restore(sandbox, path: str, restored: dict[str, float]) -> bool:
+    """Whether ``path`` is (under) a copy this step put back, untouched since."""
+    root = next((r for r in restored if path == r or path.startswith(r.rstrip("/") + "/")), None)
+    if root is None:
+        return False
+    changed = sandbox.changed_since(path, restored[root]) if hasattr(sandbox, "changed_since") else False
+    return not changed
 
 
 def _one_file_tar(name: str, data: bytes, mode: int = 0o644) -> bytes:

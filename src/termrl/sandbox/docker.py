@@ -460,6 +460,18 @@ class DockerSandbox:
 
         return bool(json.loads(base64.b64decode(header)).get("mode", 0) & (1 << 31))
 
+    def changed_since(self, path: str, when: float) -> bool:
+        """Whether ``path`` in the upper layer was changed after ``when`` (epoch seconds); False when
+        the upper layer cannot be read (then a copy the integrity step put back is trusted)."""
+        data = (self.container.attrs.get("GraphDriver") or {}).get("Data") or {}
+        upper = data.get("UpperDir")
+        if not upper or not os.path.isdir(upper):
+            return False
+        try:
+            return os.lstat(os.path.join(upper, path.lstrip("/"))).st_ctime > when
+        except OSError:
+            return True  # gone or replaced since
+
     def put_archive(self, at: str, archive: bytes) -> None:
         self._check_open()
         self._put(at, archive, at)
