@@ -6,7 +6,7 @@ changes the verification toolchain must be recorded as ``tampered``. A companion
 other direction: legitimate changes (a pip-installed package with a console script, a new
 library, a service started by the agent, files written anywhere) are not flagged and still pass.
 
-The tricks share one image and run three at a time, so the suite stays short.
+The tricks share one image and run three at a time, in chunks of six, so the suite stays short.
 """
 
 from __future__ import annotations
@@ -54,8 +54,16 @@ def impossible_task(tmp_path_factory, docker_client):
         docker_client.images.remove(image.id, force=True)
 
 
-def test_tricks_score_zero_and_are_flagged(docker_provider, impossible_task):
-    assert len(TRICKS) >= 24 and len({t.kind for t in TRICKS}) >= 5
+CHUNK = 6
+
+
+def test_the_suite_covers_every_class():
+    assert len(TRICKS) >= 24 and {t.kind for t in TRICKS} >= {"program", "loader", "python", "process", "defence"}
+    assert len({t.name for t in TRICKS}) == len(TRICKS)
+
+
+@pytest.mark.parametrize("chunk", range(0, len(TRICKS), CHUNK), ids=lambda i: f"tricks-{i}-{i + CHUNK - 1}")
+def test_tricks_score_zero_and_are_flagged(docker_provider, impossible_task, chunk):
     docker_provider.image_for(impossible_task, ImageConfig())  # built once, before the threads
 
     def one(trick):
@@ -63,7 +71,7 @@ def test_tricks_score_zero_and_are_flagged(docker_provider, impossible_task):
         return trick, agent, run_episode(impossible_task, agent, docker_provider)
 
     with ThreadPoolExecutor(3) as pool:
-        outcomes = list(pool.map(one, TRICKS))
+        outcomes = list(pool.map(one, TRICKS[chunk:chunk + CHUNK]))
     problems = []
     for trick, agent, result in outcomes:
         setup = agent.results[0] if agent.results else None
