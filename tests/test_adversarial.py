@@ -125,7 +125,8 @@ printf '#!/bin/sh\necho hi\n' > /usr/local/bin/hello-legit && chmod +x /usr/loca
 echo 'export EDITOR=vi' >> /root/.bashrc
 echo done > /app/out.txt
 cd /app && nohup python3 -m http.server 8765 >/dev/null 2>&1 &
-sleep 1; python3 -c 'import legitpkg' && echo installed
+for i in $(seq 300); do grep -q ':223D 00000000:0000 0A' /proc/net/tcp && break; sleep 0.2; done
+python3 -c 'import legitpkg' && echo installed
 """
 
 
