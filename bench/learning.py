@@ -5,7 +5,9 @@
 2. Train with the CPU preset (configs/cpu-smollm2.yaml) for at most --minutes.
 3. Evaluate again on the same held-out instances; print before / after / delta and the reward curve.
 
-Run: .venv/bin/python bench/learning.py [--minutes 60] [--eval-k 4] [--out runs/learning]
+Run: .venv/bin/python bench/learning.py [--minutes 60] [--eval-k 4] [--out runs/learning] [--difficulty 2]
+``--difficulty 2`` is the family's level that needs two actions and the use of an observation (read
+/app/secret.txt, which names a word, then write that word); 1 (the preset's) names the command.
 Resumable: rerunning with the same --out continues the training where it stopped.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import time
 from pathlib import Path
 
@@ -25,7 +28,10 @@ def _eval(trainer: Trainer, label: str) -> dict:
     started = time.monotonic()
     summary = trainer.evaluate()
     summary["seconds"] = round(time.monotonic() - started, 1)
-    print(f"[{label}] held-out: resolved {summary.get('eval/resolved_rate', 0):.3f}, "
+    n = summary.get("eval/episodes", 0)
+    p = summary.get("eval/resolved_rate", 0.0)
+    summary["eval/resolved_se"] = math.sqrt(p * (1 - p) / n) if n else 0.0
+    print(f"[{label}] held-out: resolved {p:.3f} ± {summary['eval/resolved_se']:.3f}, "
           f"reward {summary.get('eval/reward_mean', 0):.3f} over {summary.get('eval/episodes', 0)} episodes", flush=True)
     return summary
 
@@ -36,6 +42,8 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=60.0, help="training time budget")
     parser.add_argument("--eval-k", type=int, default=4, help="episodes per held-out task")
     parser.add_argument("--out", default="runs/learning")
+    parser.add_argument("--difficulty", type=int, choices=(1, 2, 3), default=None,
+                        help="easy-files level (default: the config's)")
     parser.add_argument("--set", action="append", default=[], help="KEY=VALUE config overrides")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
@@ -43,6 +51,8 @@ def main() -> None:
 
     overrides = {"out_dir": args.out, "time_budget_min": args.minutes, "eval_every": 0,
                  "eval_group_size": args.eval_k, "steps": 10_000}
+    if args.difficulty:
+        overrides["tasks.difficulty"] = args.difficulty
     overrides.update({k: yaml.safe_load(v) for k, v in (s.split("=", 1) for s in args.set)})
     config = load_config(args.config, overrides)
     trainer = Trainer(config)
@@ -73,10 +83,14 @@ def main() -> None:
         bar = "#" * int(round(40 * m["train/reward_mean"]))
         print(f"  step {m['step']:3d}  reward {m['train/reward_mean']:.3f}  resolved {m['train/resolved_rate']:.2f}  {bar}")
     b, a = before.get("eval/resolved_rate", 0.0), after.get("eval/resolved_rate", 0.0)
-    print(f"\n{'':<10}{'resolved':>10}{'reward':>10}{'episodes':>10}")
-    print(f"{'before':<10}{b:>10.3f}{before.get('eval/reward_mean', 0):>10.3f}{before.get('eval/episodes', 0):>10}")
-    print(f"{'after':<10}{a:>10.3f}{after.get('eval/reward_mean', 0):>10.3f}{after.get('eval/episodes', 0):>10}")
-    print(f"delta: {100 * (a - b):+.1f} points resolved, "
+    print(f"\n{'':<10}{'resolved':>10}{'± s.e.':>8}{'reward':>10}{'episodes':>10}")
+    for label, s in (("before", before), ("after", after)):
+        p, n = s.get("eval/resolved_rate", 0.0), s.get("eval/episodes", 0)
+        se = math.sqrt(p * (1 - p) / n) if n else 0.0
+        print(f"{label:<10}{p:>10.3f}{se:>8.3f}{s.get('eval/reward_mean', 0):>10.3f}{n:>10}")
+    se_delta = math.hypot(*(math.sqrt(x.get("eval/resolved_rate", 0) * (1 - x.get("eval/resolved_rate", 0))
+                                      / max(x.get("eval/episodes", 0), 1)) for x in (before, after)))
+    print(f"delta: {100 * (a - b):+.1f} ± {100 * se_delta:.1f} points resolved, "
           f"{after.get('eval/reward_mean', 0) - before.get('eval/reward_mean', 0):+.3f} reward; "
           f"{len(train_rows)} training steps, {n_train} training episodes, "
           f"{(time.monotonic() - started) / 60:.1f} min")

@@ -12,6 +12,13 @@ if ! command -v dockerd >/dev/null 2>&1 || ! command -v mmdebstrap >/dev/null 2>
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io mmdebstrap >/dev/null
 fi
 
+# Headless Chromium renders `termrl report` pages in the browser tests (tests/test_report.py).
+if ! command -v chromium >/dev/null 2>&1; then
+  step "installing chromium (Debian package, for the report's browser tests)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
 if ! docker info >/dev/null 2>&1; then
   step "starting dockerd"
   setsid nohup dockerd >/var/log/termrl-dockerd.log 2>&1 </dev/null &

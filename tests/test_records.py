@@ -87,3 +87,20 @@ def test_a_row_from_an_older_version_parses():
 def test_a_row_that_is_not_an_episode_is_refused(row):
     with pytest.raises(ValueError, match="not an episode row"):
         episode_from_row(row)
+
+
+def test_the_validation_record_is_kept_per_task_folder_digest(tmp_path, monkeypatch, task_factory):
+    from termrl.tasks import load_task
+    from termrl.tasks import records
+
+    monkeypatch.setattr(records, "CACHE_DIR", tmp_path / "cache")
+    task = load_task(task_factory())
+    assert records.nop_passing_tests(task) is None and records.cached_result(task) is None
+    result = records.ValidationResult(task.name, True, 1.0, 0.0, None, ["test_always"], str(task.path), repeats=2,
+                                      n_tests=2, digest=records.task_digest(task.path))
+    records.save_record(task, result)
+    assert records.load_record(task) == result
+    assert records.nop_passing_tests(task) == {"test_always"}
+    assert records.cached_result(task, min_repeats=2) == result and records.cached_result(task, 3) is None
+    (task.path / "instruction.md").write_text("changed")  # an edited task is a new task
+    assert records.load_record(load_task(task.path)) is None

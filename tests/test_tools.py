@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from termrl.agent.tools import TOOLS, Submitted, ToolState, run_tool, truncate
+from termrl.agent.tools import TOOLS, Submitted, ToolState, run_tool
+from termrl.text import head_tail as truncate
 
 
 @pytest.fixture
@@ -52,6 +53,12 @@ def test_observations_are_truncated_head_and_tail(state):
     obs = call(state, "bash", command="seq 1 5000")
     assert obs.truncated and obs.output.startswith("1\n2\n") and obs.output.rstrip().endswith("5000")
     assert "characters omitted" in obs.output and len(obs.output) < 700
+    # the output as the sandbox returned it is kept beside it for people reading the episode (the model
+    # never sees it); only the sandbox's own output cap bounds it
+    full = obs.full_output
+    assert full is not None and len(obs.output) < len(full) and full.rstrip().endswith("5000")
+    assert full.startswith("1\n2\n") and len(full.splitlines()) > len(obs.output.splitlines())
+    assert call(state, "bash", command="echo short").full_output is None
     text, cut = truncate("abc", 10)
     assert text == "abc" and not cut
 

@@ -15,6 +15,8 @@ class TermrlError(Exception):
     """Base of every error termrl raises on purpose."""
 
     boundary = "termrl"
+    fatal = False
+    """True when the whole run cannot go on (not just this episode): the run stops, resumably."""
 
 
 class TaskError(TermrlError):
@@ -72,3 +74,29 @@ class AgentError(TermrlError):
     """The agent itself broke (a bug or bad configuration, not a model reply)."""
 
     boundary = "agent"
+
+
+class EngineUnavailable(SandboxError):
+    """The Docker engine stopped answering and did not come back within the retry bound."""
+
+    fatal = True
+
+
+class StorageError(TermrlError):
+    """A run's record (episode rows, checkpoints) could not be written: the disk is full or read-only."""
+
+    boundary = "storage"
+    fatal = True
+
+
+class Interrupted(TermrlError):
+    """The run was stopped (a signal, or a fatal fault elsewhere) while this episode was in flight.
+
+    An infrastructure boundary: the trainer masks the episode and a resumed run runs it again.
+    """
+
+    boundary = "interrupted"
+
+
+INFRASTRUCTURE_BOUNDARIES = frozenset({"sandbox", "image", "interrupted", "storage"})
+"""Boundaries that say nothing about the policy: the episode is masked, never scored as a failure."""

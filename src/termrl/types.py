@@ -10,10 +10,12 @@ import dataclasses
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 TaskFormat = Literal["harbor", "tb1"]
 Difficulty = Literal["easy", "medium", "hard", "extremely_hard", "unknown"]
+DIFFICULTIES: tuple[Difficulty, ...] = get_args(Difficulty)
+"""Task difficulties, easiest first (``unknown`` last)."""
 
 
 @dataclass(frozen=True)
@@ -185,6 +187,10 @@ class RewardParts:
     resolved: bool = False
     """Every test passed and the test script's reward is 1 (nop-passing tests included), with no
     error at a boundary. ``combine`` alone leaves it False: only ``episode_reward`` sees the tests."""
+    judge_parts: dict[str, float] = field(default_factory=dict)
+    """The judge's per-criterion scores (empty without a verdict)."""
+    judge_explanation: str = ""
+    """The judge's reasons, as it gave them."""
 
     def to_json(self) -> dict[str, Any]:
         return {"reward": self.reward, "test_score": self.test_score, "judge_score": self.judge_score,
@@ -314,9 +320,13 @@ class Observation:
 
     tool: str
     output: str
+    """What the model saw (cut to the agent's observation budget)."""
     ok: bool
     truncated: bool = False
     duration_s: float = 0.0
+    full_output: str | None = None
+    """The tool's output before the agent cut it to ``output`` (the sandbox's own output cap still applies);
+    None when nothing was cut. For people reading the episode; never sent to the model."""
 
 
 @dataclass(frozen=True)
@@ -417,6 +427,8 @@ def episode_to_row(result: EpisodeResult) -> dict[str, Any]:
         "test_score": p.test_score,
         "judge_score": p.judge_score,
         "judge_error": p.judge_error,
+        "judge_parts": dict(p.judge_parts),
+        "judge_explanation": p.judge_explanation,
         "weights_used": dataclasses.asdict(p.weights_used),
         "tests": dict(result.tests),
         "terminated": result.terminated,
@@ -477,7 +489,8 @@ def episode_from_row(row: dict[str, Any]) -> EpisodeResult:
     parts = RewardParts(
         reward=reward, test_score=float(row.get("test_score", reward)), judge_score=row.get("judge_score"),
         judge_error=row.get("judge_error"), weights_used=RewardWeights(weights["test"], weights["judge"]),
-        resolved=bool(row.get("resolved", False)))
+        resolved=bool(row.get("resolved", False)), judge_parts=dict(row.get("judge_parts") or {}),
+        judge_explanation=row.get("judge_explanation") or "")
     error = row.get("error")
     traj = row.get("trajectory")
     return EpisodeResult(

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import importlib
-
 from termrl.errors import AgentError, TaskError
+from termrl.plugins import load_plugin
 from termrl.sandbox.base import Sandbox
 from termrl.types import OUTPUT_TAIL_CHARS, AgentOutcome, Task
 
@@ -54,9 +53,9 @@ def get_agent(name: str) -> object:
     if name in AGENTS:
         return AGENTS[name]()
     if ":" in name:
-        module, _, attr = name.partition(":")
         try:
-            return getattr(importlib.import_module(module), attr)()
-        except (ImportError, AttributeError) as exc:
+            cls = load_plugin(name)
+        except ValueError as exc:
             raise AgentError(f"cannot load agent {name!r}: {exc}") from exc
+        return cls()
     raise AgentError(f"unknown agent {name!r} -- fix: use one of {', '.join(AGENTS)} or module:Class")

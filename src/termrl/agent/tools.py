@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from termrl.sandbox.base import Sandbox
+from termrl.text import head_tail
 from termrl.types import Observation
 
 
@@ -61,17 +62,9 @@ def tool(name: str, description: str, properties: dict[str, Any], required: list
     return register
 
 
-def truncate(text: str, budget: int) -> tuple[str, bool]:
-    """Keep the head and tail of ``text`` within ``budget`` characters, with a marker between."""
-    if len(text) <= budget:
-        return text, False
-    half = max(budget // 2, 1)
-    return f"{text[:half]}\n[... {len(text) - 2 * half} characters omitted ...]\n{text[-half:]}", True
-
-
 def _obs(state: ToolState, name: str, text: str, ok: bool) -> Observation:
-    out, cut = truncate(text, state.observation_budget)
-    return Observation(tool=name, output=out, ok=ok, truncated=cut)
+    out, cut = head_tail(text, state.observation_budget)
+    return Observation(tool=name, output=out, ok=ok, truncated=cut, full_output=text if cut else None)
 
 
 class ToolArgError(ValueError):

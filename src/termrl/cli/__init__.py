@@ -3,7 +3,8 @@
 To add a command group, write `cli/<group>.py` with its `@app.command()` functions and import it below.
 """
 
-from termrl.cli import images, run, tasks, train  # noqa: F401  (importing registers the commands)
+# importing registers the commands
+from termrl.cli import difficulty, export, images, importing, report, run, tasks, train  # noqa: F401
 from termrl.cli.app import app
 
 __all__ = ["app", "main"]

@@ -15,6 +15,7 @@ from termrl.errors import TermrlError
 from termrl.images.build import ImageConfig
 from termrl.rollout.engine import RolloutEngine, TrajectoryStore
 from termrl.rollout.episode import EpisodeConfig
+from termrl.rollout.shutdown import DEFAULT_GRACE_S, STOP, command_line
 from termrl.tasks import LoadReport, load_tasks
 from termrl.types import EpisodeResult
 
@@ -56,6 +57,10 @@ def progress_bars() -> Progress:
 
 ImageConfigOpt = typer.Option(None, "--image-config", help="YAML file with extra FROM aliases (aliases: {glob: image}).")
 JobsOpt = typer.Option(2, "--jobs", "-j", min=1, help="Episodes run at once.")
+GraceOpt = typer.Option(DEFAULT_GRACE_S, "--grace", min=0.0,
+                        help="Seconds a SIGTERM/SIGINT has to record in-flight episodes and remove sandboxes.")
+ResumeOpt = typer.Option(False, "--resume", help="Complete the last run into OUT: only episodes without a "
+                         "finished row run (interrupted ones again).")
 
 
 PolicyOpt = typer.Option("hf", "--policy", "-p", help="Model backend for --agent termrl: hf | openai | scripted")
@@ -94,11 +99,16 @@ def build_judge(name: str, policy_for_llm: Optional[str], base_url: Optional[str
 
 
 def run_all(paths: list[Path], make_agent, config: EpisodeConfig, repeats: int, jobs: int, out: Path,
-            label: str) -> tuple[LoadReport, list[EpisodeResult]]:
+            label: str, *, resume: bool = False,
+            grace_s: float = DEFAULT_GRACE_S) -> tuple[LoadReport, list[EpisodeResult]]:
     """Load tasks (bad ones reported, the rest go on) and run ``repeats`` episodes of each through the
     rollout engine, each row appended to OUT/episodes.jsonl as it finishes.
 
-    A rerun into the same OUT appends new episodes (under the next step number) rather than resuming.
+    A rerun into the same OUT appends new episodes (under the next step number); with ``resume`` it
+    completes the last step instead: only the episodes without a finished row run (interrupted ones again).
+    SIGTERM/SIGINT (or a fatal fault) stop it: no new episode starts, the ones in flight are recorded as
+    interrupted, the sandboxes are removed, and the command exits 143/130 (3 for a fault) with one line
+    saying how to resume.
     """
     report = load_tasks(paths)
     for error in report.errors:
@@ -107,11 +117,21 @@ def run_all(paths: list[Path], make_agent, config: EpisodeConfig, repeats: int, 
         fail("no loadable task among the paths given")
     tasks = list({t.name: t for t in report.tasks}.values())  # a task named twice runs its repeats once
     store = TrajectoryStore(out / "episodes.jsonl")
-    with progress_bars() as progress:
-        bar = progress.add_task(f"{label} episodes", total=len(tasks) * repeats)
-        engine = RolloutEngine(docker_provider(), make_agent, store=store, episode_config=config,
-                               max_concurrency=jobs, on_episode=lambda _: progress.advance(bar))
-        rollout = engine.run(tasks, repeats, step=store.next_step())
+    step = max(0, store.next_step() - 1) if resume else store.next_step()
+    if resume:
+        done = sum(1 for k in store.finished() if k.startswith(f"{step}:"))
+        err.print(f"resuming: {done} episode(s) already in {store.path}")
+    with STOP.installed(grace_s):
+        provider = docker_provider()
+        with progress_bars() as progress:
+            bar = progress.add_task(f"{label} episodes", total=len(tasks) * repeats)
+            engine = RolloutEngine(provider, make_agent, store=store, episode_config=config,
+                                   max_concurrency=jobs, on_episode=lambda _: progress.advance(bar))
+            rollout = engine.run(tasks, repeats, step=step)
+        provider.close()
+        if STOP.requested:  # one line: what stopped the run and how to go on
+            print(STOP.resume_line(command_line("--resume")), file=sys.stderr, flush=True)
+            raise typer.Exit(STOP.exit_code)
     return report, [r for group in rollout.groups.values() for r in group]
 
 

@@ -11,9 +11,11 @@ from rich.table import Table
 
 from termrl.cli.app import app
 from termrl.cli.common import (
+    GraceOpt,
     ImageConfigOpt,
     JobsOpt,
     PolicyOpt,
+    ResumeOpt,
     agent_factory,
     build_judge,
     console,
@@ -44,6 +46,8 @@ def run(
     jobs: int = JobsOpt,
     image_config: Optional[Path] = ImageConfigOpt,
     verifier_network: bool = typer.Option(True, help="Network for the verifier phase (test tooling installs)."),
+    resume: bool = ResumeOpt,
+    grace: float = GraceOpt,
     verbose: bool = typer.Option(False, "--verbose", "-v"),
 ) -> None:
     """Run an agent on tasks; write OUT/episodes.jsonl and print a summary table."""
@@ -55,7 +59,7 @@ def run(
     except (TermrlError, ValueError) as exc:
         fail(str(exc))
     report, results = run_all(tasks, make_agent, episode_config(image_config, verifier_network, judge_obj),
-                              repeats, jobs, out, agent)
+                              repeats, jobs, out, agent, resume=resume, grace_s=grace)
     _print_episodes(results)
     console.print(f"episodes written to {out / 'episodes.jsonl'}")
     if report.errors:
@@ -82,8 +86,16 @@ def _print_episodes(results: list[EpisodeResult]) -> None:
     if n:
         console.print(f"resolved {sum(r.resolved for r in results)}/{n}, "
                       f"mean reward {sum(r.reward for r in results) / n:.3f}, "
+<<<<<<< HEAD
                       f"errors {sum(r.error is not None for r in results)}, "
                       f"tampered {sum(bool(r.tampered) for r in results)}")
+=======
+                      f"errors {sum(r.error is not None for r in results)}")
+        judge_failed = sum(bool(r.judge_error) for r in results)
+        if judge_failed:
+            console.print(f"[yellow]the judge failed on {judge_failed} episode(s): their reward is the tests' score "
+                          "alone (judge_error in their rows)[/]")
+>>>>>>> main
 
 
 @app.command()
@@ -135,6 +147,8 @@ def eval_cmd(
     judge: str = typer.Option("rubric", "--judge"),
     out: Path = typer.Option(Path("runs/eval"), "--out", "-o"),
     jobs: int = JobsOpt,
+    resume: bool = ResumeOpt,
+    grace: float = GraceOpt,
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Evaluate a model: pass@k, resolved rate, mean reward, per-task table."""
@@ -147,7 +161,8 @@ def eval_cmd(
         judge_obj = build_judge(judge, None, base_url)
     except (TermrlError, ValueError) as exc:
         fail(str(exc))
-    _, results = run_all(tasks, make_agent, episode_config(None, True, judge_obj), k, jobs, out, "eval")
+    _, results = run_all(tasks, make_agent, episode_config(None, True, judge_obj), k, jobs, out, "eval",
+                         resume=resume, grace_s=grace)
     summary = eval_summary(results, k)
     if as_json:
         print(json.dumps(summary))

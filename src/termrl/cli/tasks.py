@@ -120,7 +120,8 @@ def tasks_validate(
             table.add_column(col)
         for r in sorted(results, key=lambda r: r.task):
             table.add_row(r.task, "[green]yes[/]" if r.valid else "[red]no[/]",
-                          "-" if r.oracle_reward is None else f"{r.oracle_reward:g}",
+                          "no solution" if not r.has_solution else "-" if r.oracle_reward is None
+                          else f"{r.oracle_reward:g}",
                           "-" if r.nop_reward is None else f"{r.nop_reward:g}",
                           " ".join(f"{v:g}" for v in r.wrong_rewards.values()) or "-", str(r.n_tests),
                           ", ".join(r.nop_passed_tests) or "-", r.error or "")
@@ -136,13 +137,16 @@ def tasks_stats(
     path: Path = typer.Argument(..., help="A dataset folder."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Counts by category and difficulty, tests per task, validation status."""
+    """Counts by category and difficulty, tests per task, validation status, measured pass rates."""
     from termrl.eval.stats import dataset_stats
+    from termrl.tasks.passrate import pass_rate_distribution
 
     report = load_tasks([path])
     stats = dataset_stats(report.tasks, path)
+    pass_rates = pass_rate_distribution(report.tasks)  # {policy: {bucket: tasks}} from `tasks difficulty`
     if as_json:
-        print(json.dumps({**stats.to_json(), "invalid_to_load": [str(e) for e in report.errors]}))
+        print(json.dumps({**stats.to_json(), "pass_rates": pass_rates,
+                          "invalid_to_load": [str(e) for e in report.errors]}))
     else:
         n = max(stats.n_tasks, 1)
         for title, counts in (("category", stats.by_category), ("difficulty", stats.by_difficulty)):
@@ -156,6 +160,13 @@ def tasks_stats(
         console.print(f"tests per task: {stats.tests_per_task} (min {stats.min_tests}); "
                       f"with a wrong solution: {stats.with_wrong_solution}/{stats.n_tasks}; "
                       f"validated in current form: {stats.validated}/{stats.n_tasks}")
+        for key, counts in pass_rates.items():
+            table = Table(title=f"pass rate of {key} (termrl tasks difficulty)")
+            table.add_column("pass rate")
+            table.add_column("tasks", justify="right")
+            for bucket_name, count in counts.items():
+                table.add_row(bucket_name, str(count))
+            console.print(table)
         for error in report.errors:
             err.print(f"[red]invalid:[/] {error}")
     if report.errors:

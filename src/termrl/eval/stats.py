@@ -15,9 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from termrl.tasks.records import ValidationResult, task_digest
-from termrl.types import Task
-
-DIFFICULTY_ORDER = ("easy", "medium", "hard", "extremely_hard", "unknown")
+from termrl.types import DIFFICULTIES, Task
 
 
 def count_tests(task: Task, record: dict | None = None) -> int:
@@ -75,7 +73,7 @@ def dataset_stats(tasks: list[Task], dataset: Path | None = None) -> DatasetStat
     return DatasetStats(
         n_tasks=len(tasks),
         by_category=dict(sorted(Counter(t.metadata.category for t in tasks).items())),
-        by_difficulty={d: difficulty[d] for d in DIFFICULTY_ORDER if difficulty[d]},
+        by_difficulty={d: difficulty[d] for d in DIFFICULTIES if difficulty[d]},
         tests_per_task=round(sum(tests) / len(tests), 2) if tests else 0.0,
         min_tests=min(tests) if tests else 0,
         with_wrong_solution=sum(wrong_solutions(t) > 0 for t in tasks),

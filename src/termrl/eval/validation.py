@@ -13,7 +13,7 @@ from termrl.agent.reference import NopAgent, OracleAgent
 from termrl.errors import TaskError
 from termrl.rollout.episode import EpisodeConfig, run_episode
 from termrl.sandbox.base import SandboxProvider
-from termrl.tasks.records import ValidationResult, save_record
+from termrl.tasks.records import ValidationResult, save_record, task_digest
 from termrl.types import EpisodeResult, Task
 
 __all__ = ["ValidationResult", "invalid_load", "validate_task"]
@@ -34,6 +34,8 @@ def validate_task(task: Task, provider: SandboxProvider, config: EpisodeConfig |
     Valid = oracle reward 1.0 and nop reward 0.0 every time, each ``solution/wrong_*.sh``
     below 1.0 every time, and the same rewards in every repeat.
     """
+    if not task.has_solution:
+        return _validate_without_solution(task, provider, config, repeats)
     wrong_names = sorted(p.name for p in task.solution_dir.glob("wrong_*.sh")) if task.solution_dir else []
     runs: dict[str, list[EpisodeResult]] = {}
     for _ in range(repeats):
@@ -69,10 +71,31 @@ def validate_task(task: Task, provider: SandboxProvider, config: EpisodeConfig |
     passed = sorted(k for k, v in nop.tests.items() if v)
     result = ValidationResult(task.name, not problems, oracle_reward, nop_reward,
                               "; ".join(p for p in problems if p) or None, passed, str(task.path),
-                              {n: max(rewards[n]) for n in wrong_names}, repeats, stable, len(oracle.tests))
+                              {n: max(rewards[n]) for n in wrong_names}, repeats, stable, len(oracle.tests),
+                              digest=task_digest(task.path))
     if result.valid:
         save_record(task, result)
     return result
+
+
+def _validate_without_solution(task: Task, provider: SandboxProvider, config: EpisodeConfig | None,
+                               repeats: int) -> ValidationResult:
+    """No reference solution (e.g. rows of the seed's CSV): check what can be checked -- the image
+    builds, the tests run, and the no-op agent scores 0 every time. Not recorded as validated."""
+    nops = [run_episode(task, NopAgent(), provider, config) for _ in range(repeats)]
+    problems = [p for p in (_problem(e) for e in nops) if p]
+    rewards = [e.reward for e in nops]
+    if not problems and max(rewards) > 0.0:
+        problems.append(f"nop reward {max(rewards):g} > 0: the tests pass without any work")
+    if not problems and not nops[-1].tests:
+        problems.append("the tests left no per-test results")
+    stable = len(set(rewards)) == 1
+    if not stable:
+        problems.append(f"unstable: nop rewards differ between repeats {rewards}")
+    nop = nops[-1]
+    return ValidationResult(task.name, not problems, None, max(rewards), "; ".join(problems) or None,
+                            sorted(k for k, v in nop.tests.items() if v), str(task.path), {}, repeats, stable,
+                            len(nop.tests), has_solution=False, digest=task_digest(task.path))
 
 
 def invalid_load(error: TaskError) -> ValidationResult:

@@ -7,10 +7,10 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from termrl.errors import PolicyError
+from termrl.plugins import load_plugin
 from termrl.policies.base import Policy
 from termrl.policies.scripted import ScriptedPolicy
 
@@ -35,16 +35,12 @@ def get_policy(name: str, **config: Any) -> Policy:
     if ":" not in target:
         raise PolicyError(f"unknown policy {name!r}: use one of {', '.join(POLICIES)} or a plugin path "
                           "'package.module:ClassName'")
-    module_name, _, attr = target.partition(":")
     try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
+        cls = load_plugin(target)
+    except ValueError as exc:
         hint = (" -- install the model dependencies (torch==2.13.0, transformers, gguf, accelerate) with "
-                "scripts/setup.sh") if name == "hf" else ""
-        raise PolicyError(f"policy {name!r}: cannot import {module_name} ({exc}){hint}") from exc
-    cls = getattr(module, attr, None)
-    if cls is None:
-        raise PolicyError(f"policy {name!r}: {module_name} has no attribute {attr!r}")
+                "scripts/setup.sh") if name == "hf" and isinstance(exc.__cause__, ImportError) else ""
+        raise PolicyError(f"policy {name!r}: {exc}{hint}") from exc
     try:
         policy = cls(**config)
     except (TypeError, ValueError) as exc:

@@ -63,8 +63,9 @@ def resolve_model(model: str | Path | None) -> ModelLocation:
     """Turn a ``model`` setting into a local location.
 
     ``None`` (or ``"smollm2"``) means the embedded SmolLM2 GGUF; a path ending in ``.gguf``
-    is a GGUF file; any other path must be a local Hugging Face model folder (with a
-    ``config.json``).
+    is a GGUF file; a training run, ``RUN/checkpoints/latest`` or ``RUN/checkpoints/step-N`` is
+    its checkpoint (exported once into the cache as an HF folder); any other path must be a local
+    Hugging Face model folder (with a ``config.json``).
 
     Raises:
         PolicyError: the file or folder does not exist or is not a model.
@@ -77,6 +78,12 @@ def resolve_model(model: str | Path | None) -> ModelLocation:
         raise PolicyError(f"model {str(model)!r}: no such file or folder -- give a local Hugging Face model folder "
                           "or a .gguf file (termrl never downloads models), or leave `model` unset for the "
                           f"embedded {EMBEDDED_NAME}")
+    if path.name == "latest" or (path / "model.pt").is_file() or (path / "checkpoints" / "latest").is_file():
+        from termrl.train.export import checkpoint_model  # a training run's checkpoint, as an HF folder
+
+        folder = checkpoint_model(path)
+        if folder is not None:
+            return ModelLocation(folder.resolve())
     if path.is_file():
         if path.suffix != ".gguf":
             raise PolicyError(f"model {str(path)!r}: a model file must be a .gguf file -- or give the folder of a "

@@ -37,6 +37,7 @@ from typing import Any
 import httpx
 
 from termrl.errors import PolicyError
+from termrl.rollout.shutdown import STOP
 from termrl.types import Generation, Message
 
 RETRY_STATUSES = frozenset({408, 429}) | frozenset(range(500, 600))
@@ -205,7 +206,8 @@ class OpenAIPolicy:
             if attempt >= cfg.max_retries or elapsed + delay > cfg.max_retry_time_s:
                 raise PolicyError(f"openai: {method} {url} failed after {attempt + 1} attempt(s) in {elapsed:.1f} s; "
                                   f"last error: {problem} -- {hint}")
-            time.sleep(delay)
+            if STOP.wait(delay):  # a stopping run does not sit out the backoff
+                raise PolicyError(f"openai: {method} {url}: stopped while retrying ({problem})")
             attempt += 1
 
 

@@ -1,31 +1,19 @@
 """The judge registry: judges score HOW an agent worked, from its trajectory (the tests score WHAT it achieved).
 
-Both judges rate the same four criteria, after Terminal-Bench-RL's judge:
-
-=================  ======  ==================================================================
-criterion          weight  question
-=================  ======  ==================================================================
-action_success     0.35    Did the actions run, and did the agent recover from the failures?
-task_management    0.25    Did it plan with the todo list up front and keep the list current?
-phase_adherence    0.25    Explore -> plan -> execute -> verify, in that order?
-tool_use           0.15    Purposeful actions: no repeats, no retrying a failure unchanged?
-=================  ======  ==================================================================
-
-The value is the weighted mean of the criteria, in [0, 1].
+Both judges rate the four criteria of the contract (``termrl.rewards.base``: :class:`Judge`,
+``CRITERIA``, after Terminal-Bench-RL's judge); the value is their weighted mean, in [0, 1].
 
 * :class:`RubricJudge` (the default) computes them from trajectory facts: offline,
   deterministic, free. Its formulas are in its docstring.
 * :class:`LLMJudge` asks a model (any :class:`~termrl.policies.base.Policy`) with the rubric
   in ``prompts/llm_judge.md`` and parses per-criterion scores from its JSON reply.
 
-The contract (:class:`Judge`, the criteria) is in ``termrl.rewards.base``.
 ``get_judge("rubric" | "llm" | "none" | "package.module:Class")`` builds one by name.
 """
 
 from __future__ import annotations
 
-import importlib
-
+from termrl.plugins import load_plugin
 from termrl.policies.base import Policy
 from termrl.rewards.base import CRITERIA, CriterionWeights, Judge
 from termrl.rewards.llm_judge import JudgeReplyError, LLMJudge, parse_judge_reply, render_trajectory
@@ -55,10 +43,9 @@ def get_judge(name: str, policy: Policy | None = None) -> Judge | None:
                              "or use the offline judge 'rubric'")
         return LLMJudge(policy)
     if ":" in name:
-        module, _, attr = name.partition(":")
         try:
-            cls = getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError) as exc:
+            cls = load_plugin(name)
+        except ValueError as exc:
             raise ValueError(f"cannot load judge {name!r}: {exc} -- fix: check the module:Class path") from exc
         return cls(policy=policy) if policy is not None else cls()
     raise ValueError(f"unknown judge {name!r} -- fix: use one of {', '.join(JUDGES)} or package.module:Class")

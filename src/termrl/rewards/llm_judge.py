@@ -11,6 +11,7 @@ from typing import Any
 from termrl.errors import JudgeError, PolicyError
 from termrl.policies.base import Policy
 from termrl.rewards.base import CRITERIA, CriterionWeights
+from termrl.text import head_tail
 from termrl.types import Message, Score, Trajectory
 
 
@@ -143,11 +144,7 @@ def _rescale(raw: dict[str, tuple[float, float | None, bool]]) -> dict[str, floa
 
 
 def _short(text: str, budget: int) -> str:
-    text = text.strip()
-    if len(text) <= budget:
-        return text
-    half = budget // 2
-    return f"{text[:half]} [...{len(text) - 2 * half} chars cut...] {text[-half:]}"
+    return head_tail(text.strip(), budget, sep=" ")[0]
 
 
 def render_trajectory(trajectory: Trajectory, budget: int = 24_000, reply_chars: int = 600,

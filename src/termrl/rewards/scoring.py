@@ -25,6 +25,9 @@ The choices, and why:
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from termrl.errors import JudgeError
@@ -33,10 +36,11 @@ from termrl.types import EpisodeError, RewardParts, RewardWeights, Score, Trajec
 if TYPE_CHECKING:
     from termrl.rewards.base import Judge
 
-__all__ = ["RewardParts", "RewardWeights", "combine", "episode_reward", "resolved", "test_score"]
+__all__ = ["RewardParts", "RewardWeights", "combine", "episode_reward", "resolved", "task_test_weights", "test_score"]
 
 
-def test_score(verifier: VerifierResult | None, nop_passing: set[str] | None = None) -> float:
+def test_score(verifier: VerifierResult | None, nop_passing: set[str] | None = None,
+               weights: dict[str, float] | None = None) -> float:
     """The episode's test score in [0, 1].
 
     Args:
@@ -44,6 +48,9 @@ def test_score(verifier: VerifierResult | None, nop_passing: set[str] | None = N
             (the sandbox or the policy failed first), which scores 0.
         nop_passing: names of the tests the no-op agent passes (from task validation); they
             are left out of partial credit. None or empty: every test counts.
+        weights: the task's test weights (``tests/test_weights.json``, see :func:`task_test_weights`):
+            each test counts by its weight instead of equally; a test the weights do not name
+            counts 0. None: every test weighs the same.
 
     A truncated episode (turn, token or time limit) is scored from its tests like any other:
     truncation is not failure.
@@ -54,10 +61,47 @@ def test_score(verifier: VerifierResult | None, nop_passing: set[str] | None = N
     counted = {name: ok for name, ok in verifier.tests.items() if name not in (nop_passing or ())}
     if not counted:  # no per-test results, or every test passes without any work
         return reward
+    if weights is not None:  # --- weighted tests (the seed dataset's test_weights) ---
+        w = {name: _test_weight(weights, name) for name in counted}
+        total = sum(w.values())
+        if total <= 0:
+            return reward
+        passed_w = sum(w[name] for name, ok in counted.items() if ok)
+        if passed_w == total and reward < 1.0:  # one more failed test, of the mean weight
+            return passed_w / (total + total / len(counted))
+        return passed_w / total
     passed = sum(counted.values())
     if passed == len(counted) and reward < 1.0:
         return passed / (len(counted) + 1)
     return passed / len(counted)
+
+
+def _test_weight(weights: dict[str, float], name: str) -> float:
+    """A test's weight: by its full name, without pytest parameters, or without the ``test_`` prefix."""
+    base = re.sub(r"\[.*\]$", "", name)
+    for key in (name, base, base[5:] if base.startswith("test_") else None):
+        if key is not None and key in weights:
+            return float(weights[key])
+    return 0.0
+
+
+def task_test_weights(tests_dir: Path) -> dict[str, float] | None:
+    """The task's test weights from ``tests/test_weights.json`` (``{test name: weight}``), or None.
+
+    Raises:
+        ValueError: the file is not a JSON object of non-negative numbers (names the file).
+    """
+    path = Path(tests_dir) / "test_weights.json"
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: not readable as JSON ({exc}) -- fix: write {{\"test name\": weight}}") from exc
+    if not isinstance(data, dict) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in data.values()):
+        raise ValueError(f"{path}: expected a JSON object of test name -> weight >= 0")
+    return {str(k): float(v) for k, v in data.items()}
 
 
 # keep pytest from collecting the function above when a test module imports it
@@ -101,12 +145,14 @@ def combine(test: float, judge: Score | None, judge_error: str | None = None,
     used = weights.normalised
     reward = used.test * test + used.judge * judge.value
     return RewardParts(reward=_clamp01(reward), test_score=float(test), judge_score=judge.value,
-                       judge_error=None, weights_used=used)
+                       judge_error=None, weights_used=used, judge_parts=dict(judge.parts),
+                       judge_explanation=judge.explanation)
 
 
 def episode_reward(verifier: VerifierResult | None, error: EpisodeError | None = None, *,
                    trajectory: Trajectory | None = None, instruction: str = "", judge: Judge | None = None,
-                   weights: RewardWeights | None = None, nop_passing: set[str] | None = None) -> RewardParts:
+                   weights: RewardWeights | None = None, nop_passing: set[str] | None = None,
+                   test_weights: dict[str, float] | None = None) -> RewardParts:
     """The reward of any finished episode, and its parts: the one place ``reward`` and ``resolved`` are defined.
 
     Args:
@@ -117,6 +163,7 @@ def episode_reward(verifier: VerifierResult | None, error: EpisodeError | None =
         judge: scores the trajectory; None = tests only.
         weights: the test/judge mix (default :class:`RewardWeights`).
         nop_passing: tests the no-op agent passes (from task validation), left out of partial credit.
+        test_weights: the task's test weights (:func:`task_test_weights`); None = every test the same.
 
     An agent's episode (it has a trajectory) earns partial credit (:func:`test_score`) mixed with
     the judge's verdict (:func:`combine`). An episode without a trajectory — the oracle, the no-op
@@ -134,7 +181,7 @@ def episode_reward(verifier: VerifierResult | None, error: EpisodeError | None =
     if trajectory is None:
         script = _clamp01(verifier.reward) if done else 0.0
         return dataclasses.replace(combine(script, None, None, weights), resolved=is_resolved)
-    test = test_score(verifier, nop_passing) if done else 0.0
+    test = test_score(verifier, nop_passing, test_weights) if done else 0.0
     verdict, judge_error = None, None
     if judge is not None:
         try:

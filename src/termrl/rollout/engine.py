@@ -14,8 +14,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from termrl.errors import TermrlError
+from termrl.errors import Interrupted, StorageError, TermrlError
 from termrl.rollout.episode import EpisodeConfig, EpisodeLog, run_episode, sandbox_spec
+from termrl.rollout.shutdown import STOP
 from termrl.sandbox.base import SandboxProvider
 from termrl.types import EpisodeResult, Task, episode_from_row, episode_to_row
 
@@ -40,11 +41,20 @@ class TrajectoryStore(EpisodeLog):
         return out
 
     def by_key(self) -> dict[str, dict[str, Any]]:
+        """The last row of each key (a rerun of an interrupted episode supersedes its first row)."""
         return {r["key"]: r for r in self.rows() if "key" in r}
+
+    def finished(self) -> dict[str, dict[str, Any]]:
+        """Rows a resumed run keeps: every key whose last row is not ``interrupted``."""
+        return {k: r for k, r in self.by_key().items() if not interrupted(r)}
 
     def next_step(self) -> int:
         """One past the highest step in the store (0 when empty): where a run that must not resume starts."""
         return max((int(r["step"]) for r in self.rows() if isinstance(r.get("step"), int)), default=-1) + 1
+
+
+def interrupted(row: dict[str, Any]) -> bool:
+    return (row.get("error") or {}).get("boundary") == Interrupted.boundary
 
 
 @dataclass
@@ -52,6 +62,8 @@ class Rollout:
     """One step's groups, in task order: each task's episodes, by index."""
 
     groups: dict[str, list[EpisodeResult]]
+    complete: bool = True
+    """False when the run was stopped: some episodes have no row or an ``interrupted`` one."""
 
 
 class RolloutEngine:
@@ -66,20 +78,26 @@ class RolloutEngine:
         self.config = episode_config or EpisodeConfig()
         self.max_concurrency = max_concurrency
 
-    async def _episode(self, sem: asyncio.Semaphore, task: Task, step: int, index: int) -> EpisodeResult:
+    async def _episode(self, sem: asyncio.Semaphore, task: Task, step: int, index: int) -> EpisodeResult | None:
         async with sem:
+            if STOP.requested:
+                return None  # a stopped run draws no new episode
             result: EpisodeResult = await asyncio.to_thread(run_episode, task, self.make_agent(), self.provider,
                                                             self.config)
-        self.store.append({"key": self.store.key(step, task.name, index), "step": step, "index": index,
-                           **episode_to_row(result)})
+        try:
+            self.store.append({"key": self.store.key(step, task.name, index), "step": step, "index": index,
+                               **episode_to_row(result)})
+        except StorageError as exc:
+            STOP.request(str(exc), fatal=True)  # nothing more can be recorded: stop, resumably
+            return None
         if self.on_episode is not None:
             self.on_episode(result)
         return result
 
     async def run_async(self, tasks: list[Task], group_size: int, step: int = 0) -> Rollout:
-        done = self.store.by_key()
+        done = self.store.finished()
         sem = asyncio.Semaphore(self.max_concurrency)
-        if hasattr(self.provider, "warm"):  # start containers while the first episodes generate
+        if hasattr(self.provider, "warm") and not STOP.requested:  # start containers while the first ones generate
             for task in tasks:
                 try:
                     image = await asyncio.to_thread(self.provider.image_for, task, self.config.image_config)
@@ -96,9 +114,15 @@ class RolloutEngine:
                                                                 for i in range(group_size)) if key in done}
         for key, job in jobs.items():
             results[key] = await job
-        return Rollout({t.name: [results[self.store.key(step, t.name, i)] for i in range(group_size)]
-                        for t in tasks})
+        complete = all(r is not None and not _interrupted(r) for r in results.values())
+        return Rollout({t.name: [r for i in range(group_size)
+                                 if (r := results.get(self.store.key(step, t.name, i))) is not None]
+                        for t in tasks}, complete=complete)
 
     def run(self, tasks: list[Task], group_size: int, step: int = 0) -> Rollout:
         """Run (or resume) ``group_size`` episodes of each task for ``step``."""
         return asyncio.run(self.run_async(tasks, group_size, step))
+
+
+def _interrupted(result: EpisodeResult) -> bool:
+    return result.error is not None and result.error.boundary == Interrupted.boundary

@@ -9,11 +9,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from termrl.errors import TermrlError
+from termrl.errors import Interrupted, StorageError, TermrlError
 from termrl.images.build import ImageConfig
 from termrl.rewards.base import Judge
-from termrl.rewards.scoring import episode_reward
+from termrl.rewards.scoring import episode_reward, task_test_weights
 from termrl.rewards.verifier import verify
+from termrl.rollout.shutdown import STOP
 from termrl.sandbox.base import SandboxProvider, SandboxSpec
 from termrl.tasks.records import nop_passing_tests
 from termrl.types import AgentOutcome, EpisodeError, EpisodeResult, RewardWeights, Task, VerifierResult, episode_to_row
@@ -58,9 +59,11 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
     verifier: VerifierResult | None = None
     error: EpisodeError | None = None
     sandbox = None
+    own_fatal = False
     try:
         image = provider.image_for(task, config.image_config)
         sandbox = provider.start(sandbox_spec(task, image, config, getattr(agent, "name", "agent")))
+        STOP.track(sandbox)  # a stop request closes it at once: the episode ends as interrupted
         started_at = time.time()
         outcome = agent.run(task, sandbox)
         error = outcome.error  # the agent broke mid-way (policy, sandbox): no verdict
@@ -68,13 +71,34 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
             verifier = verify(task, sandbox, started_at=started_at, network=config.verifier_network)
     except TermrlError as exc:
         error = EpisodeError(exc.boundary, str(exc))
+        if exc.fatal:  # the whole run cannot go on (engine gone, disk full): stop it, resumably
+            own_fatal = True
+            STOP.request(str(exc), fatal=True)
+    except Exception:
+        if not STOP.requested:
+            raise
+        # The sandbox was closed under the agent by a stop: whatever broke, it is the interruption.
     finally:
         if sandbox is not None:
+            STOP.untrack(sandbox)
             sandbox.close()
+    stopped = STOP.requested and not own_fatal and (error is not None or verifier is None)
+    if stopped:
+        # Whatever failed after the stop (the closed sandbox, a cancelled wait) failed because of it.
+        error = EpisodeError(Interrupted.boundary, f"{STOP.reason}: the episode was stopped before it finished; "
+                             "a resumed run runs it again")
+        STOP.interrupted_episodes += 1
     trajectory = outcome.trajectory
+    test_weights = None
+    if trajectory is not None:
+        try:
+            test_weights = task_test_weights(task.tests_dir)
+        except ValueError as exc:  # a broken tests/test_weights.json is the task's fault: recorded, scores 0
+            error = error or EpisodeError("task", str(exc))
     parts = episode_reward(verifier, error, trajectory=trajectory, instruction=task.instruction,
-                           judge=config.judge, weights=config.weights,
-                           nop_passing=nop_passing_tests(task) if trajectory is not None else None)
+                           judge=None if stopped else config.judge, weights=config.weights,
+                           nop_passing=nop_passing_tests(task) if trajectory is not None else None,
+                           test_weights=test_weights)
     return EpisodeResult(
         task=task.name,
         agent=getattr(agent, "name", type(agent).__name__),
@@ -107,7 +131,11 @@ def _end_cut_line(path: Path) -> None:
 
 
 class EpisodeLog:
-    """Appends one JSON row per finished episode, fsynced at once: a crash loses nothing."""
+    """Appends one JSON row per finished episode, fsynced at once: a crash loses nothing.
+
+    A row is written whole or not at all: when the disk is full (or the write fails otherwise) the
+    file is cut back to where it was and ``StorageError`` (fatal: the run stops, resumably) says so.
+    """
 
     def __init__(self, path: Path):
         self.path = Path(path)
@@ -116,10 +144,31 @@ class EpisodeLog:
 
     def append(self, row: dict | EpisodeResult) -> None:
         """Append one row (an :class:`EpisodeResult` is written as ``episode_to_row`` makes it)."""
-        line = json.dumps(episode_to_row(row) if isinstance(row, EpisodeResult) else row)
+        data = (json.dumps(episode_to_row(row) if isinstance(row, EpisodeResult) else row) + "\n").encode("utf-8")
         with self._lock:
-            _end_cut_line(self.path)
-            with open(self.path, "a", encoding="utf-8") as fh:
-                fh.write(line + "\n")
-                fh.flush()
-                os.fsync(fh.fileno())
+            try:
+                _end_cut_line(self.path)
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            except OSError as exc:
+                raise _storage_error(self.path, exc) from exc
+            try:
+                size = os.fstat(fd).st_size
+                try:
+                    view = memoryview(data)
+                    while view:
+                        view = view[os.write(fd, view):]
+                    os.fsync(fd)
+                except OSError as exc:
+                    try:
+                        os.ftruncate(fd, size)  # no partial row left behind
+                    except OSError:
+                        pass
+                    raise _storage_error(self.path, exc) from exc
+            finally:
+                os.close(fd)
+
+
+def _storage_error(path: Path, exc: OSError) -> StorageError:
+    return StorageError(f"cannot write a row to {path}: {exc.strerror or exc} -- fix: free space on the disk "
+                        f"holding {path.parent} (or make it writable), then resume the run; the rows already "
+                        "written are kept")

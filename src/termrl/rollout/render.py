@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
+from termrl.text import head_tail
 from termrl.types import EpisodeResult, Trajectory
 
 
@@ -72,11 +73,10 @@ def _render_trajectory(traj: Trajectory, console: Console, observation_chars: in
         for action, obs in zip(step.actions, step.observations):
             args = json.dumps(action.args, ensure_ascii=False)
             console.print(Text(f"▶ {action.tool} {args[:300]}", style="bold cyan"))
-            output = obs.output if len(obs.output) <= observation_chars else (
-                obs.output[: observation_chars // 2] + "\n[...]\n" + obs.output[-observation_chars // 2:])
+            output, _ = head_tail(obs.output, observation_chars)
             console.print(Text(output, style="green" if obs.ok else "red"))
     if traj.todos:
         console.rule("todos")
         for t in traj.todos:
-            console.print(f"[{'x' if t.get('done') else ' '}] {t.get('text')}")
+            console.print(f"[{'x' if t.get('done') else ' '}] {t.get('text')}", markup=False)
     console.rule(f"end: {traj.end_reason}" + (f" — {traj.finish_message}" if traj.finish_message else ""))

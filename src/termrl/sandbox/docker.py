@@ -15,23 +15,37 @@ A timed-out command is stopped by killing every process in the agent shell's ses
 (its pipelines, their children, and anything they put in the background) except the
 shell itself. If the command was a shell builtin loop, the shell is killed and restarted.
 Network is toggled by connecting and disconnecting the default bridge network.
+
+Faults: any failure talking to the engine or the container inside a sandbox call is a
+``SandboxError`` (an infrastructure error the trainer masks). When the engine itself stops
+answering (a restart), ``DockerProvider.start`` and ``image_for`` pause and ping it with
+exponential backoff (0.5 s doubling to 10 s) for up to ``engine_retry_s`` (default 120 s), then
+raise ``EngineUnavailable``, which stops the run resumably. Containers that could not be removed
+while the engine was away are removed once it answers again.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
 import os
 import shlex
 import stat
 import tarfile
+import threading
 import time
+import uuid
 from pathlib import Path
+from typing import Callable
 
 import docker
 import docker.errors
+import requests.exceptions
 
-from termrl.errors import SandboxError
+from termrl.errors import EngineUnavailable, SandboxError
+from termrl.rollout.shutdown import STOP
+from termrl.sandbox.reaper import LABEL, owner_labels, owner_state, reap_orphans
 from termrl.sandbox.base import SandboxSpec
 from termrl.sandbox.inventory import _PY_INVENTORY, cached, inventory_key, parse_inventory, store
 from termrl.sandbox.inventory import script as inventory_script
@@ -42,8 +56,13 @@ from termrl.types import ExecResult, Task
 
 log = logging.getLogger(__name__)
 
-LABEL = "termrl"
+SANDBOX_LABEL = f"{LABEL}.sandbox"
+"""A unique token per container, to find one whose creation the engine finished but never confirmed."""
 DEFAULT_COMMAND_TIMEOUT = 180.0
+DEFAULT_ENGINE_RETRY_S = 120.0
+"""How long start/image_for wait for a Docker engine that stopped answering before giving up."""
+ENGINE_BACKOFF_S = (0.5, 10.0)
+"""First and longest pause between pings of an engine that does not answer."""
 
 # Builtins only (dash, bash, busybox sh): no fork is needed to find or kill processes.
 CONTROL_PRELUDE = r"""
@@ -99,6 +118,66 @@ AGENT_SHELL = ["sh", "-c", "if command -v bash >/dev/null 2>&1; then exec bash -
 AGENT_ENV = {"PAGER": "cat", "GIT_PAGER": "cat", "DEBIAN_FRONTEND": "noninteractive", "TERM": "dumb"}
 
 
+def engine_down(exc: BaseException) -> bool:
+    """True when ``exc`` says the engine itself is unreachable (not that a request was refused)."""
+    return isinstance(exc, (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError)) or (
+        isinstance(exc, docker.errors.DockerException) and not isinstance(exc, docker.errors.APIError)
+        and "connection" in str(exc).lower())
+
+
+def engine_url(client: docker.DockerClient) -> str:
+    """Where the engine listens, as a person would write it (unix:///var/run/docker.sock, tcp://...)."""
+    socket_path = getattr(getattr(client.api, "_custom_adapter", None), "socket_path", None)
+    return f"unix://{socket_path}" if socket_path else str(getattr(client.api, "base_url", "?"))
+
+
+def wait_for_engine(client: docker.DockerClient, bound_s: float, why: str = "") -> None:
+    """Ping the engine with exponential backoff until it answers; EngineUnavailable after ``bound_s``.
+
+    Returns at once (raising ``SandboxError``) when the run is being stopped.
+    """
+    start = time.monotonic()
+    delay, longest = ENGINE_BACKOFF_S
+    url = engine_url(client)
+    warned = False
+    while True:
+        try:
+            client.ping()
+            if warned:
+                log.warning("Docker engine at %s answers again after %.0f s", url, time.monotonic() - start)
+            return
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
+            last = exc
+        if not warned:
+            log.warning("Docker engine at %s does not answer (%s); pausing, retrying for up to %.0f s",
+                        url, why or type(last).__name__, bound_s)
+            warned = True
+        waited = time.monotonic() - start
+        if waited + delay > bound_s:
+            raise EngineUnavailable(f"the Docker engine at {url} did not answer for {waited:.0f} s (last error: "
+                                    f"{type(last).__name__}: {last}) -- fix: start or repair dockerd, then resume "
+                                    f"the run (or raise engine_retry_s)")
+        if STOP.wait(delay):
+            raise SandboxError(f"stopped while waiting for the Docker engine at {url}")
+        delay = min(delay * 2, longest)
+
+
+def _at_boundary(method):
+    """Any failure of the engine, the connection or the container becomes a SandboxError."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except (FileNotFoundError, IsADirectoryError, SandboxError):
+            raise  # the file contract, or already at the boundary
+        except (docker.errors.DockerException, requests.exceptions.RequestException, OSError, ShellDied) as exc:
+            lost = "lost the Docker engine: " if engine_down(exc) else ""
+            raise SandboxError(f"container {self.container.id[:12]}: {lost}{type(exc).__name__}: {exc}") from exc
+
+    return wrapper
+
+
 def docker_client() -> docker.DockerClient:
     """A client for the local engine, with a clear error when none answers."""
     try:
@@ -148,8 +227,11 @@ class _AttachedShell:
 class DockerSandbox:
     """A started container. Implements the ``Sandbox`` protocol."""
 
-    def __init__(self, client: docker.DockerClient, container, spec: SandboxSpec):
+    def __init__(self, client: docker.DockerClient, container, spec: SandboxSpec,
+                 on_lost: "Callable[[str], None] | None" = None):
         self.client = client
+        self._on_lost = on_lost
+        """Called with the container id when close() cannot reach the engine (removed later)."""
         self.api = client.api
         self.container = container
         self.spec = spec
@@ -186,6 +268,7 @@ class DockerSandbox:
 
     # -- per-command calls -------------------------------------------------------------
 
+    @_at_boundary
     def exec(self, command: str, timeout: float | None = None) -> ExecResult:
         self._check_open()
         timeout = DEFAULT_COMMAND_TIMEOUT if timeout is None else timeout
@@ -250,6 +333,7 @@ class DockerSandbox:
             duration_s=time.monotonic() - start,
         )
 
+    @_at_boundary
     def run(self, argv: list[str], *, timeout: float | None = None, env: dict[str, str] | None = None,
             workdir: str | None = None, raw: bool = False, cap: int | None = None) -> ExecResult:
         """A fresh process under coreutils ``timeout`` (which signals the whole process group).
@@ -286,11 +370,15 @@ class DockerSandbox:
             io_.close()
         info = self.api.exec_inspect(exec_id)
         code = -1 if info.get("Running") else int(info.get("ExitCode") or 0)
+        if code in (-1, 126, 137) and self._stopping():
+            # Killed with its container (docker kill, an engine restart), not by what it ran: no verdict.
+            raise SandboxError(f"container {self.container.id[:12]} stopped while running {argv[:3]} (exit {code})")
         reply = StreamReply(code, bytes(chunks), dropped, cap)
         return ExecResult(exit_code=code, output=reply.text(), timed_out=code in (124, 137) and
                           time.monotonic() - start >= timeout, output_truncated=dropped > 0,
                           duration_s=time.monotonic() - start)
 
+    @_at_boundary
     def read_file(self, path: str) -> bytes:
         self._check_open()
         try:
@@ -308,6 +396,7 @@ class DockerSandbox:
             handle = tar.extractfile(member)
             return handle.read() if handle else b""
 
+    @_at_boundary
     def write_file(self, path: str, data: bytes | str, mode: int = 0o644) -> None:
         self._check_open()
         payload = data.encode() if isinstance(data, str) else data
@@ -318,6 +407,7 @@ class DockerSandbox:
             tar.addfile(info, io.BytesIO(payload))
         self._put("/", buf.getvalue(), path)
 
+    @_at_boundary
     def upload_dir(self, local: Path, remote: str) -> None:
         self._check_open()
         self.run(["rm", "-rf", remote], timeout=60)
@@ -326,6 +416,7 @@ class DockerSandbox:
             tar.add(str(local), arcname=remote.strip("/"))
         self._put("/", buf.getvalue(), remote)
 
+    @_at_boundary
     def download_dir(self, remote: str, max_file_bytes: int = 10 << 20) -> dict[str, bytes]:
         self._check_open()
         try:
@@ -352,6 +443,7 @@ class DockerSandbox:
         if not ok:
             raise SandboxError(f"cannot write {what}")
 
+    @_at_boundary
     def set_network(self, enabled: bool) -> None:
         self._check_open()
         if enabled == self.network:
@@ -382,6 +474,7 @@ class DockerSandbox:
         except (ValueError, IndexError):
             return 0, sorted(keep)
 
+    @_at_boundary
     def kill_all(self) -> int:
         """Kill every process except PID 1 and the keeper (agent shell included)."""
         self._check_open()
@@ -491,6 +584,18 @@ class DockerSandbox:
             self.container.unpause()
         except docker.errors.APIError as exc:
             raise SandboxError(f"cannot unpause container {self.id[:12]}: {exc}") from exc
+    def _stopping(self, window_s: float = 2.0) -> bool:
+        """Whether the container stops within ``window_s`` (a killed one still reads as running for a moment)."""
+        deadline = time.monotonic() + window_s
+        while True:
+            try:
+                if not self.api.inspect_container(self.container.id)["State"].get("Running"):
+                    return True
+            except docker.errors.NotFound:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.2)
 
     def _check_open(self) -> None:
         if self._closed:
@@ -509,8 +614,11 @@ class DockerSandbox:
             self.container.remove(force=True, v=True)
         except docker.errors.NotFound:
             pass
-        except docker.errors.APIError as exc:
-            log.warning("could not remove container %s: %s", self.container.id[:12], exc)
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
+            if self._on_lost is not None and not isinstance(exc, docker.errors.APIError):
+                self._on_lost(self.container.labels.get(SANDBOX_LABEL, ""))  # removed when the engine is back
+            else:
+                log.warning("could not remove container %s: %s", self.container.id[:12], exc)
 
     def __enter__(self) -> "DockerSandbox":
         return self
@@ -570,8 +678,7 @@ class PristineImage:
 
     def __init__(self, client: docker.DockerClient, image: str):
         self.client = client
-        labels = {LABEL: "1", f"{LABEL}.owner_pid": str(os.getpid()), f"{LABEL}.created": str(int(time.time())),
-                  f"{LABEL}.role": "pristine"}
+        labels = {LABEL: "1", **owner_labels(), f"{LABEL}.created": str(int(time.time())), f"{LABEL}.role": "pristine"}
         try:
             self.container = client.containers.create(image, ["true"], labels=labels, network_disabled=True)
         except docker.errors.APIError as exc:
@@ -601,55 +708,147 @@ class PristineImage:
 
 
 class DockerProvider:
-    """Starts DockerSandbox containers, labelled so ``termrl clean`` can find orphans."""
+    """Starts DockerSandbox containers, labelled with their owning process (see ``sandbox.reaper``).
+
+    On construction it removes the containers of ended termrl runs on its engine (``reap=False``
+    to skip). ``engine_retry_s`` bounds the pause when the engine stops answering.
+    """
 
     name = "docker"
 
-    def __init__(self, client: docker.DockerClient | None = None):
+    def __init__(self, client: docker.DockerClient | None = None, *, reap: bool = True,
+                 engine_retry_s: float = DEFAULT_ENGINE_RETRY_S):
         self.client = client or docker_client()
+        self.engine_retry_s = engine_retry_s
+        self._lost: set[str] = set()
+        self._lost_lock = threading.Lock()
+        self._bridge: bool | None = None
+        if reap:
+            reap_orphans(self.client)
+
+    def _engine_call(self, what: str, fn):
+        """``fn()``, pausing while the engine is away (bounded); then remove containers lost meanwhile."""
+        for _ in range(5):  # an engine that keeps dropping out mid-call is as good as down
+            try:
+                out = fn()
+            except Exception as exc:
+                if not engine_down(exc) and not engine_down(exc.__cause__ or exc):
+                    raise
+                wait_for_engine(self.client, self.engine_retry_s, f"{what}: {type(exc).__name__}")
+                continue
+            self._remove_lost()
+            return out
+        raise EngineUnavailable(f"the Docker engine kept dropping the connection during {what} -- fix: check dockerd "
+                                "and its log, then resume the run")
+
+    def _lose(self, token: str) -> None:
+        """Remember a container (by its ``termrl.sandbox`` label) to remove once the engine answers."""
+        if token:
+            with self._lost_lock:
+                self._lost.add(token)
+
+    def _remove_lost(self) -> None:
+        with self._lost_lock:
+            lost, self._lost = self._lost, set()
+        for token in lost:
+            try:
+                for c in self.client.containers.list(all=True, ignore_removed=True,
+                                                     filters={"label": f"{SANDBOX_LABEL}={token}"}):
+                    c.remove(force=True, v=True)
+            except docker.errors.NotFound:
+                pass
+            except (docker.errors.DockerException, requests.exceptions.RequestException):
+                self._lose(token)
+
+    def close(self) -> None:
+        """Remove containers that could not be removed while the engine was away (if it answers now)."""
+        if self._lost:
+            try:
+                self.client.ping()
+            except (docker.errors.DockerException, requests.exceptions.RequestException):
+                log.warning("%d container(s) could not be removed (engine away); the next termrl command "
+                            "reaps them", len(self._lost))
+                return
+            self._remove_lost()
+
+    def _has_bridge(self) -> bool:
+        """Whether the engine has its default bridge (``dockerd --bridge=none`` has none: no network at all)."""
+        if self._bridge is None:
+            self._bridge = any(n.name == "bridge" for n in self.client.networks.list(names=["bridge"]))
+        return self._bridge
 
     def image_for(self, task: Task, config: ImageConfig) -> str:
-        return build_task_image(self.client, task, config)
+        return self._engine_call(f"building the image of {task.name}",
+                                 lambda: build_task_image(self.client, task, config))
 
     def start(self, spec: SandboxSpec) -> DockerSandbox:
-        labels = {LABEL: "1", f"{LABEL}.owner_pid": str(os.getpid()), f"{LABEL}.created": str(int(time.time()))}
+        return self._engine_call(f"starting a container from {spec.image}", lambda: self._start(spec))
+
+    def _start(self, spec: SandboxSpec) -> DockerSandbox:
+        token = uuid.uuid4().hex
+        labels = {LABEL: "1", **owner_labels(), f"{LABEL}.created": str(int(time.time())), SANDBOX_LABEL: token}
         labels.update(dict(spec.labels))
+        bridge = self._has_bridge()
+        if spec.network and not bridge:
+            raise SandboxError(f"the Docker engine at {engine_url(self.client)} has no default bridge network, and "
+                               "this sandbox needs network -- fix: run dockerd with a bridge, or set "
+                               "allow_internet = false")
         try:
             container = self.client.containers.create(
                 spec.image, ["sh", "-c", KEEPER], init=False, detach=True, labels=labels,
                 nano_cpus=int(spec.cpus * 1e9), mem_limit=f"{spec.memory_mb}m", memswap_limit=f"{spec.memory_mb}m",
                 pids_limit=spec.pids_limit, working_dir=spec.workdir or None, hostname="sandbox",
+                **({} if bridge else {"network_mode": "none"}),
             )
         except docker.errors.ImageNotFound as exc:
             raise SandboxError(f"image {spec.image} not found -- fix: build it first (termrl images build)") from exc
+        except requests.exceptions.RequestException:
+            self._lose(token)  # the engine may have created it before the connection dropped
+            raise
         except docker.errors.APIError as exc:
             raise SandboxError(f"cannot create a container from {spec.image}: {exc}") from exc
         try:
-            if not spec.network:
+            if not spec.network and bridge:
                 # Disconnect before start: no process ever runs with network.
                 self.client.networks.get("bridge").disconnect(container)
             container.start()
-            return DockerSandbox(self.client, container, spec)
-        except Exception:
-            container.remove(force=True)
+            return DockerSandbox(self.client, container, spec, on_lost=self._lose)
+        except Exception as exc:
+            try:
+                container.remove(force=True)
+            except (docker.errors.DockerException, requests.exceptions.RequestException):
+                self._lose(token)
+            if engine_down(exc):
+                raise
+            if isinstance(exc, (docker.errors.DockerException, requests.exceptions.RequestException)):
+                raise SandboxError(f"cannot start a container from {spec.image}: {exc}") from exc
             raise
 
 
 def clean_orphans(client: docker.DockerClient, *, everything: bool = False) -> list[str]:
-    """Remove termrl containers whose owning process is gone (or all of them)."""
+    """``termrl clean``: remove termrl containers whose owning process is gone (or all of them).
+
+    Besides what :func:`reap_orphans` removes automatically, this also takes containers labelled
+    by older termrl versions (a pid only) when no process has that pid on this host.
+    """
+    import os
+
     removed = []
-    for container in client.containers.list(all=True, filters={"label": LABEL}):
+    for container in client.containers.list(all=True, ignore_removed=True, filters={"label": LABEL}):
+        state = owner_state(container.labels)
         owner = container.labels.get(f"{LABEL}.owner_pid", "")
-        alive = False
-        if owner.isdigit() and not everything:
+        if state == "unknown" and f"{LABEL}.owner_start" not in container.labels and owner.isdigit():
             try:
                 os.kill(int(owner), 0)
-                alive = True
+                state = "alive"
             except ProcessLookupError:
-                alive = False
+                state = "gone"
             except PermissionError:
-                alive = True
-        if everything or not alive:
-            container.remove(force=True, v=True)
+                state = "alive"
+        if everything or state == "gone":
+            try:
+                container.remove(force=True, v=True)
+            except docker.errors.NotFound:
+                continue
             removed.append(container.name)
     return removed

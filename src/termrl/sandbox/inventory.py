@@ -205,10 +205,9 @@ def inventory(client, image: str, env_path: str) -> Inventory:
 
 def _run_inventory(client, image: str) -> str:
     from termrl.errors import SandboxError
-    from termrl.sandbox.docker import LABEL
+    from termrl.sandbox.reaper import LABEL, owner_labels
 
-    labels = {LABEL: "1", f"{LABEL}.owner_pid": str(os.getpid()), f"{LABEL}.created": str(int(time.time())),
-              f"{LABEL}.role": "inventory"}
+    labels = {LABEL: "1", **owner_labels(), f"{LABEL}.created": str(int(time.time())), f"{LABEL}.role": "inventory"}
     try:
         out = client.containers.run(image, ["sh", "-c", script()], environment={"PYINV": _PY_INVENTORY},
                                     labels=labels, network_disabled=True, remove=True, stdout=True, stderr=False)

@@ -114,6 +114,8 @@ class PooledProvider:
         self._executor.shutdown(wait=True)
         for box in boxes:
             box.close()
+        if hasattr(self.inner, "close"):
+            self.inner.close()
 
     def __enter__(self) -> "PooledProvider":
         return self

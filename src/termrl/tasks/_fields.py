@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from termrl.errors import TaskError
-
-DIFFICULTIES = ("easy", "medium", "hard", "extremely_hard", "unknown")
+from termrl.types import DIFFICULTIES
 
 
 class Fields:

@@ -15,6 +15,9 @@ WORDS = ("amber", "basalt", "cobalt", "dune", "ember", "fjord", "garnet", "harbo
          "kelp", "lagoon", "meadow", "nickel", "onyx", "pebble", "quartz", "river", "saffron", "tundra",
          "umber", "violet", "willow", "xenon", "yarrow", "zephyr")
 
+LABELS = {1: "easy", 2: "medium", 3: "hard"}
+"""The difficulty label of each level in task.toml (a curriculum stages on it)."""
+
 TEST_SH = """#!/bin/bash
 mkdir -p /logs/verifier
 python3 -m pytest --junitxml=/logs/verifier/junit.xml -rA /tests/test_outputs.py
@@ -76,7 +79,8 @@ def generate_easy(seed: int, difficulty: int, out: Path) -> Path:
         wrong = "wc -l /app/data.txt > /app/answer.txt\n"
     (task / "instruction.md").write_text(instruction + "\n")
     (task / "task.toml").write_text(
-        'version = "1.0"\n[metadata]\nauthor_name = "termrl"\ndifficulty = "easy"\ncategory = "file-operations"\n'
+        f'version = "1.0"\n[metadata]\nauthor_name = "termrl"\ndifficulty = "{LABELS[difficulty]}"\n'
+        'category = "file-operations"\n'
         'tags = ["generated", "easy-files"]\n[agent]\ntimeout_sec = 120.0\n[verifier]\ntimeout_sec = 60.0\n'
         "[environment]\ncpus = 1\nmemory_mb = 512\nallow_internet = false\n")
     (task / "environment" / "Dockerfile").write_text(dockerfile)

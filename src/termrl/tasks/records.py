@@ -40,6 +40,12 @@ class ValidationResult:
     stable: bool = True
     """The same rewards in every repeat."""
     n_tests: int = 0
+    """Tests the oracle's run reported (parametrized cases counted one by one)."""
+    has_solution: bool = True
+    """False: the task has no reference solution (e.g. imported from the seed's CSV), so only the build,
+    the tests running and the no-op agent scoring 0 were checked."""
+    digest: str = ""
+    """:func:`task_digest` of the task folder that was validated."""
 
     def to_json(self) -> dict:
         return asdict(self)

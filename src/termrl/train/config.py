@@ -19,6 +19,8 @@ import yaml
 
 from termrl.agent.loop import AgentConfig
 from termrl.checks import check_range
+from termrl.train.curriculum import AnnealConfig, CurriculumConfig
+from termrl.train.sampling import DynamicSamplingConfig
 from termrl.types import RewardWeights
 
 
@@ -60,9 +62,25 @@ class TasksConfig:
     """[first, last) seeds of training instances."""
     eval_seeds: list[int] = field(default_factory=lambda: [1000, 1016])
     """[first, last) seeds of held-out instances (disjoint from training)."""
+    families: list[str] = field(default_factory=list)
+    """More generator families besides ``family``, at the same difficulties and seeds (a mixed set)."""
+    difficulties: list[int] = field(default_factory=list)
+    """Several difficulties (1..3) of the families at once; empty = just ``difficulty``."""
+    pass_rate: list[float] | None = None
+    """[low, high]: train only on tasks whose measured pass rate (termrl tasks difficulty) lies within; null = all."""
+    pass_rate_policy: str | None = None
+    """Whose pass rates to filter and stage on (a key `termrl tasks difficulty` printed); null = this run's
+    model."""
+    pass_rate_missing: Literal["keep", "drop"] = "keep"
+    """Tasks with no stored estimate for that policy: kept or dropped by the filter."""
 
     def __post_init__(self) -> None:
         check_range("tasks", "difficulty", self.difficulty, low=1, high=3)
+        if self.pass_rate is not None and (len(self.pass_rate) != 2 or not
+                                           0.0 <= self.pass_rate[0] <= self.pass_rate[1] <= 1.0):
+            raise ValueError(f"tasks.pass_rate must be [low, high] with 0 <= low <= high <= 1, got {self.pass_rate}")
+        if any(d not in (1, 2, 3) for d in self.difficulties):
+            raise ValueError(f"tasks.difficulties must hold values 1, 2 or 3, got {self.difficulties}")
         for name in ("train_seeds", "eval_seeds"):
             seeds = getattr(self, name)
             if len(seeds) != 2 or seeds[0] >= seeds[1]:
@@ -151,6 +169,28 @@ class OptimConfig:
 
 
 @dataclass
+class WandbConfig:
+    """Weights & Biases logging beside TensorBoard (needs ``pip install 'termrl[wandb]'``)."""
+
+    project: str = "termrl"
+    """The W&B project the run is logged to."""
+    mode: Literal["offline", "online"] = "offline"
+    """offline: the run is written under OUT/wandb/ (upload later with ``wandb sync``); online: streamed."""
+    entity: str | None = None
+    """The W&B team or user; None = the logged-in default."""
+    name: str | None = None
+    """The W&B run name; None = the out_dir's folder name."""
+
+
+@dataclass
+class LoggingConfig:
+    """Where training metrics go besides metrics.jsonl and TensorBoard."""
+
+    wandb: WandbConfig | None = None
+    """W&B logging; absent = TensorBoard and metrics.jsonl only."""
+
+
+@dataclass
 class TrainConfig:
     """A training run: top-level settings, then one section per component."""
 
@@ -174,6 +214,11 @@ class TrainConfig:
     """Containers kept started ahead per task (0 = start each on demand)."""
     time_budget_min: float = 0.0
     """Stop after this many minutes of training (0 = no limit); the run can be resumed later."""
+    grace_s: float = 30.0
+    """On SIGTERM/SIGINT (or a fatal fault): seconds to record in-flight episodes as interrupted, checkpoint
+    and remove the sandboxes; past it the process exits anyway (the next run reaps what is left)."""
+    engine_retry_s: float = 120.0
+    """How long to pause and retry when the Docker engine stops answering, before stopping the run."""
     judge: str = "rubric"
     """The judge of the rollouts: rubric | none | package.module:Class (the llm judge needs a server: use a plugin)."""
     model: ModelConfig = field(default_factory=ModelConfig)
@@ -188,6 +233,14 @@ class TrainConfig:
     """The objective and the batching of the update."""
     optim: OptimConfig = field(default_factory=OptimConfig)
     """The optimizer."""
+    sampling: DynamicSamplingConfig = field(default_factory=DynamicSamplingConfig)
+    """Dynamic sampling (DAPO): drop all-equal-reward groups and draw more (off by default)."""
+    curriculum: CurriculumConfig = field(default_factory=CurriculumConfig)
+    """Stages from easy to hard with promotion and replay (off by default)."""
+    anneal: AnnealConfig = field(default_factory=AnnealConfig)
+    """Judge-weight annealing towards tests only (off by default)."""
+    logging: LoggingConfig = field(default_factory=LoggingConfig)
+    """Extra metric sinks (W&B) beside metrics.jsonl and TensorBoard."""
 
     def __post_init__(self) -> None:
         if not self.out_dir:
@@ -197,14 +250,21 @@ class TrainConfig:
             check_range("", name, getattr(self, name), low=0)
         for name in ("eval_group_size", "checkpoint_every", "keep_checkpoints", "max_concurrency"):
             check_range("", name, getattr(self, name), low=1)
-        check_range("", "time_budget_min", self.time_budget_min, low=0)
+        for name in ("time_budget_min", "grace_s", "engine_retry_s"):
+            check_range("", name, getattr(self, name), low=0)
         if self.judge not in ("rubric", "none") and ":" not in self.judge:
             raise ValueError(f"judge: {self.judge!r} -- fix: use rubric, none or package.module:Class")
+        if self.anneal.judge_weight_to is not None and self.anneal.over == "stages" and not self.curriculum.enabled:
+            raise ValueError("anneal.over: stages needs curriculum.enabled: true -- or anneal over steps")
 
 
 def _check(value: Any, hint: Any, key: str) -> Any:
     """``value`` as the field's type, or a ValueError naming the key, the type wanted and the value given."""
     origin, args = get_origin(hint), get_args(hint)
+    if dataclasses.is_dataclass(hint):  # a nested settings block, e.g. logging.wandb
+        if not isinstance(value, dict):
+            raise ValueError(f"{key}: expected a mapping of settings, got {value!r}")
+        return _build(hint, value, key, key.partition(":")[0])
     if origin in (Union, UnionType):
         if value is None and type(None) in args:
             return None
@@ -259,7 +319,8 @@ def _build(cls: type, data: dict[str, Any], where: str, file: str, base: Any = N
 
 
 SECTIONS = {"model": ModelConfig, "tasks": TasksConfig, "agent": AgentConfig, "weights": RewardWeights,
-            "grpo": GRPOConfig, "optim": OptimConfig}
+            "grpo": GRPOConfig, "optim": OptimConfig, "logging": LoggingConfig,
+            "sampling": DynamicSamplingConfig, "curriculum": CurriculumConfig, "anneal": AnnealConfig}
 
 MOVED = {"agent: judge": "judge (top level)", "agent: test_weight": "weights: test",
          "agent: judge_weight": "weights: judge"}

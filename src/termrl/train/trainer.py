@@ -2,17 +2,19 @@
 
 One training step:
 
-1. pick ``tasks_per_step`` training tasks (a seeded draw per step, so a resumed run draws the same);
+1. pick ``tasks_per_step`` training tasks (a seeded draw per step, so a resumed run draws the same;
+   with a curriculum, from the current stage plus replay: ``termrl.train.curriculum``);
 2. roll out ``group_size`` episodes of each (the rollout engine; rows land in ``rollouts.jsonl``
    at once, and a resumed step reuses the rows already there);
 3. per group: drop it if every valid reward is equal, else compute advantages; episodes with an
-   infrastructure error are masked out;
+   infrastructure error are masked out; with dynamic sampling, draw more until the step has its
+   informative groups or hits the bound (``termrl.train.sampling``); no informative group, no update;
 4. for each mini-batch: forward its sequences in micro-batches of one group each, the group's
    shared prompt computed once (``termrl.train.forward``; model tokens trainable, prompt and
    observation tokens masked), the clipped surrogate (``termrl.train.grpo``), backward per
    micro-batch, clip, AdamW step;
-5. log metrics (JSONL + TensorBoard), checkpoint (model, optimizer, RNG, step), evaluate held-out
-   tasks every ``eval_every`` steps.
+5. log metrics (JSONL + TensorBoard), checkpoint (model, optimizer, RNG, step, curriculum state; also
+   when the time budget stops the run), evaluate held-out tasks every ``eval_every`` steps.
 
 The model trained is the very model the trainer's hf policy samples from (a private copy, updated in
 place while the policy is held off); the loss uses the same temperature-scaled distribution the rollouts sampled from.
@@ -20,6 +22,7 @@ place while the policy is held off); the loss uses the same temperature-scaled d
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import random
@@ -34,15 +37,19 @@ from torch.nn.utils.rnn import pad_sequence
 
 from termrl.agent.loop import TermAgent
 from termrl.rewards.judges import get_judge
+from termrl.errors import StorageError
 from termrl.rollout.engine import Rollout, RolloutEngine, TrajectoryStore
 from termrl.rollout.episode import EpisodeConfig
+from termrl.rollout.shutdown import STOP
 from termrl.sandbox.docker import DockerProvider
 from termrl.sandbox.pool import PooledProvider
 from termrl.tasks import load_tasks
+from termrl.train import curriculum as cur
 from termrl.train.config import TrainConfig
 from termrl.train.forward import batch_logps, micro_batches, shared_prefix_len
 from termrl.train.grpo import group_advantages, informative_groups, policy_loss
-from termrl.types import EpisodeResult, Task, episode_from_row
+from termrl.train.sampling import fill_step
+from termrl.types import EpisodeResult, RewardWeights, Task, episode_from_row
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +96,7 @@ def sample_from_row(row: dict[str, Any]) -> Sample | None:
 class MetricsLog:
     """metrics.jsonl plus TensorBoard scalars (when tensorboard is installed)."""
 
-    def __init__(self, out: Path):
+    def __init__(self, out: Path, wandb=None, run_config: dict[str, Any] | None = None):
         self.path = out / "metrics.jsonl"
         try:
             from torch.utils.tensorboard import SummaryWriter
@@ -97,6 +104,11 @@ class MetricsLog:
             self.tb = SummaryWriter(str(out / "tensorboard"))
         except ImportError:  # pragma: no cover - tensorboard is a dependency
             self.tb = None
+        self.wandb = None
+        if wandb is not None:  # logging.wandb: W&B beside TensorBoard
+            from termrl.train.wandb_log import WandbLog
+
+            self.wandb = WandbLog(wandb, out, run_config or {})
 
     def log(self, step: int, metrics: dict[str, Any]) -> None:
         with open(self.path, "a") as fh:
@@ -106,6 +118,13 @@ class MetricsLog:
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
                     self.tb.add_scalar(key, value, step)
             self.tb.flush()
+        if self.wandb:
+            self.wandb.log(step, metrics)
+
+    def close(self) -> None:
+        if self.wandb:
+            self.wandb.close()
+            self.wandb = None
 
 
 def _rollout_summary(rollout: Rollout, prefix: str) -> dict[str, float]:
@@ -140,6 +159,8 @@ class Trainer:
         (self.out / "config.json").write_text(json.dumps(asdict(config), indent=1))
         _seed_all(config.seed)
         self.train_tasks, self.eval_tasks = self._load_tasks()  # before the model: a bad task list fails fast
+        self.stages = self._stages()  # [] without a curriculum
+        self.curriculum = cur.CurriculumState()
         self.policy = HFPolicy(model=config.model.path, private=True)  # its own weights: trained in place
         self.model = self.policy.model
         if config.model.lora:
@@ -156,17 +177,23 @@ class Trainer:
         params = [p for p in self.model.parameters() if p.requires_grad]
         self.optimizer = torch.optim.AdamW(params, lr=config.optim.lr, weight_decay=config.optim.weight_decay,
                                            betas=tuple(config.optim.betas), fused=True)
-        self.provider = PooledProvider(DockerProvider(), size=config.warm_pool)
+        self.provider = PooledProvider(DockerProvider(engine_retry_s=config.engine_retry_s), size=config.warm_pool)
         judge = get_judge(config.judge) if config.judge != "none" else None
         self.episode_config = EpisodeConfig(judge=judge, weights=config.weights)
         agent_config = config.agent
         make_agent = lambda: TermAgent(self.policy, agent_config)  # noqa: E731
+        # Training rewards may be annealed step by step; held-out evaluation keeps the configured weights.
         self.engine = RolloutEngine(self.provider, make_agent, store=TrajectoryStore(self.out / "rollouts.jsonl"),
-                                    episode_config=self.episode_config, max_concurrency=config.max_concurrency)
+                                    episode_config=dataclasses.replace(self.episode_config),
+                                    max_concurrency=config.max_concurrency)
         self.eval_engine = RolloutEngine(self.provider, make_agent, store=TrajectoryStore(self.out / "eval.jsonl"),
                                          episode_config=self.episode_config, max_concurrency=config.max_concurrency)
-        self.metrics = MetricsLog(self.out)
+        self.metrics = MetricsLog(self.out, config.logging.wandb, asdict(config))
+        self.on_phase = None
+        """Called with (phase, step) as a step moves through rollout -> update, and for eval (live progress)."""
         self.step = 0
+        self.saved_step = 0
+        """The step of the last checkpoint (a stop saves one if the model changed since)."""
         self.resume()
 
     # -- tasks ----------------------------------------------------------------------------
@@ -175,25 +202,66 @@ class Trainer:
         t = self.config.tasks
         train = load_tasks(t.train).tasks if t.train else []
         evals = load_tasks(t.eval).tasks if t.eval else []
-        if t.family:
+        families = [f for f in (t.family, *t.families) if f]
+        if families:
             from termrl.tasks.generators import generate, instance_name
 
             for seeds, target, sub in ((t.train_seeds, train, "train"), (t.eval_seeds, evals, "eval")):
                 folder = self.out / "tasks" / sub
                 paths = []
-                for seed in range(seeds[0], seeds[1]):
-                    existing = folder / instance_name(t.family, seed, t.difficulty)
-                    # A resumed run finds its instances already written (generation is deterministic).
-                    paths.append(existing if existing.is_dir() else generate(t.family, seed, t.difficulty, folder))
+                for family in families:
+                    for difficulty in t.difficulties or [t.difficulty]:
+                        for seed in range(seeds[0], seeds[1]):
+                            existing = folder / instance_name(family, seed, difficulty)
+                            # A resumed run finds its instances already written (generation is deterministic).
+                            paths.append(existing if existing.is_dir()
+                                         else generate(family, seed, difficulty, folder))
                 target.extend(load_tasks(paths).tasks)
         if not train:
             raise ValueError("no training tasks: set tasks.train (folders) or tasks.family in the config")
+        if t.pass_rate is not None:
+            from termrl.tasks.passrate import filter_by_pass_rate
+
+            train, counts = filter_by_pass_rate(train, self._pass_rates(train), t.pass_rate, t.pass_rate_missing)
+            log.info("tasks.pass_rate %s (%s): %s", t.pass_rate, self._pass_rate_policy(), counts)
+            if not train:
+                raise ValueError(f"tasks.pass_rate {t.pass_rate} left no training task ({counts}; estimates of "
+                                 f"{self._pass_rate_policy()!r}) -- widen the range, set tasks.pass_rate_missing: keep, "
+                                 "or measure with `termrl tasks difficulty`")
         return train, evals
 
-    def select_tasks(self, step: int) -> list[Task]:
-        rng = random.Random(self.config.seed * 100_003 + step)
-        k = min(self.config.grpo.tasks_per_step, len(self.train_tasks))
-        return rng.sample(self.train_tasks, k)
+    def _pass_rate_policy(self) -> str:
+        from termrl.tasks.passrate import policy_key
+
+        return self.config.tasks.pass_rate_policy or policy_key("hf", self.config.model.path)
+
+    def _pass_rates(self, tasks: list[Task]) -> dict[str, float | None]:
+        from termrl.tasks.passrate import pass_rates_for
+
+        return pass_rates_for(tasks, self._pass_rate_policy())
+
+    def _stages(self) -> list[list[Task]]:
+        c = self.config.curriculum
+        if not c.enabled:
+            return []
+        rates = self._pass_rates(self.train_tasks) if c.stage_by == "pass_rate" else None
+        stages = cur.assign_stages(self.train_tasks, c, rates)
+        log.info("curriculum: %s tasks per stage", [len(s) for s in stages])
+        return stages
+
+    def select_tasks(self, step: int, round_: int = 0, n: int | None = None,
+                     exclude: frozenset[str] | set[str] = frozenset()) -> list[Task]:
+        """A seeded draw (so a resumed step draws the same): ``n`` tasks not in ``exclude``, from the
+        curriculum's current stage plus replay when there is a curriculum."""
+        seed = self.config.seed * 100_003 + step
+        rng = random.Random(seed if round_ == 0 else f"{seed}/{round_}")
+        n = self.config.grpo.tasks_per_step if n is None else n
+        if self.stages:
+            current, replay = cur.draw(self.stages, self.curriculum.stage, n, rng, self.config.curriculum.replay,
+                                       set(exclude))
+            return current + replay
+        pool = [t for t in self.train_tasks if t.name not in exclude]
+        return rng.sample(pool, min(n, len(pool)))
 
     # -- the update -----------------------------------------------------------------------
 
@@ -304,25 +372,84 @@ class Trainer:
 
     # -- the loop -------------------------------------------------------------------------
 
+    def _phase(self, phase: str) -> None:
+        if self.on_phase:
+            self.on_phase(phase, self.step)
+
     def evaluate(self) -> dict[str, float]:
-        if not self.eval_tasks:
+        if not self.eval_tasks or STOP.requested:
             return {}
+        self._phase("eval")
         rollout = self.eval_engine.run(self.eval_tasks, self.config.eval_group_size, step=self.step)
         summary = _rollout_summary(rollout, "eval/")
         self.metrics.log(self.step, summary)
         return summary
 
-    def train_step(self) -> dict[str, float]:
+    def train_step(self) -> dict[str, float] | None:
+        """One step; None when the run was stopped before its update (its rollouts stay stored for a resume)."""
+        cfg, g = self.config, self.config.grpo
         t0 = time.monotonic()
-        rollout = self.engine.run(self.select_tasks(self.step), self.config.grpo.group_size, step=self.step)
+        weights = self._anneal()
+        self._phase("rollout")
+        drawn: dict[str, list[EpisodeResult]] = {}
+        stopped = False
+
+        def draw(round_: int, n: int) -> dict[str, list[EpisodeResult]]:
+            nonlocal stopped
+            tasks = self.select_tasks(self.step, round_, n, exclude=set(drawn))
+            if not tasks:
+                return {}
+            rollout = self.engine.run(tasks, g.group_size, step=self.step)
+            if STOP.requested or not rollout.complete:
+                stopped = True
+                return {}  # ends the drawing
+            drawn.update(rollout.groups)
+            return rollout.groups
+
+        kept, report = fill_step(draw, g.tasks_per_step, cfg.sampling.per_round(g.tasks_per_step),
+                                 cfg.sampling.rounds())
         t1 = time.monotonic()
-        samples, filter_stats = self.build_samples(rollout)
-        stats = self.update(samples)
+        if stopped:
+            return None
+        self._phase("update")
+        samples, filter_stats = self.build_samples(Rollout({name: drawn[name] for name in kept}))
+        log.info("step %d: updating on %d samples", self.step, len(samples))
+        stats = self.update(samples)  # no samples (no informative group within the bound): no update
         self.step += 1
-        metrics = {**_rollout_summary(rollout, "train/"), **filter_stats, **stats,
+        metrics = {**_rollout_summary(Rollout(drawn), "train/"), **filter_stats,
+                   "groups_skipped_zero_variance": report.dropped, **report.to_metrics(),
+                   "update_skipped": int(not samples), **stats, **self._observe(drawn),
+                   "reward/test_weight": weights[0], "reward/judge_weight": weights[1],
                    "rollout_s": t1 - t0, "update_s": time.monotonic() - t1}
         self.metrics.log(self.step, metrics)
         return metrics
+
+    def _anneal(self) -> tuple[float, float]:
+        w = self.config.weights
+        weights = cur.annealed_weights(w.test, w.judge, self.config.anneal, step=self.step,
+                                       stage=self.curriculum.stage, n_stages=len(self.stages) or 1)
+        self.engine.config.weights = RewardWeights(*weights)  # (test 0 and judge 0 cannot happen: the sum is kept)
+        return weights
+
+    def _observe(self, groups: dict[str, list[EpisodeResult]]) -> dict[str, float]:
+        """Feed the step's current-stage resolved rate to the curriculum; its metrics."""
+        if not self.stages:
+            return {}
+        stage = self.curriculum.stage
+        members = {t.name for t in self.stages[stage]}
+        episodes = [e for name, group in groups.items() if name in members for e in group]
+        rate = sum(e.resolved for e in episodes) / len(episodes) if episodes else None
+        self.curriculum = cur.observe(self.curriculum, rate, step=self.step, config=self.config.curriculum,
+                                      n_stages=len(self.stages))
+        if self.curriculum.stage != stage:
+            log.warning("curriculum: promoted to stage %d at step %d (rolling pass rate %.2f)",
+                        self.curriculum.stage, self.step, self.curriculum.promotions[-1]["pass_rate"])
+        window = self.curriculum.window
+        return {"curriculum/stage": stage, "curriculum/stage_pass_rate": rate if rate is not None else float("nan"),
+                "curriculum/replayed_groups": sum(name not in members for name in groups),
+                "curriculum/promoted": int(self.curriculum.stage != stage),
+                "curriculum/rolling_pass_rate": sum(window) / len(window) if window else 0.0,
+                "curriculum/next_stage": self.curriculum.stage}
 
     def train(self, progress=None) -> None:
         cfg = self.config
@@ -330,24 +457,35 @@ class Trainer:
         try:
             if cfg.eval_every and self.step == 0 and not (self.out / "eval.jsonl").exists():
                 self.evaluate()
-            while self.step < cfg.steps:
+            while self.step < cfg.steps and not STOP.requested:
                 if cfg.time_budget_min and time.monotonic() - started > cfg.time_budget_min * 60:
                     log.warning("time budget of %s min reached at step %d", cfg.time_budget_min, self.step)
+                    if self.step != self.saved_step:  # resume (and evaluate) from here, not the last periodic save
+                        self.save()
                     break
                 metrics = self.train_step()
+                if metrics is None:
+                    break
                 if progress:
                     progress(self.step, metrics)
                 if self.step % cfg.checkpoint_every == 0 or self.step == cfg.steps:
                     self.save()
                 if cfg.eval_every and self.step % cfg.eval_every == 0:
                     self.evaluate()
+            if STOP.requested and self.step > self.saved_step:
+                try:
+                    self.save()  # the update done since the last checkpoint is not lost
+                except (OSError, StorageError) as exc:
+                    log.error("could not save a checkpoint while stopping: %s (resuming starts from step %d)",
+                              exc, self.saved_step)
         finally:
             self.provider.close()
 
     def close(self) -> None:
-        """Stop the sandboxes and the private model's generation worker."""
+        """Stop the sandboxes and the private model's generation worker; finish the W&B run."""
         self.provider.close()
         self.policy.close()
+        self.metrics.close()
 
     # -- checkpoints ----------------------------------------------------------------------
 
@@ -363,13 +501,15 @@ class Trainer:
         torch.save(self._trainable_state(), tmp / "model.pt")
         torch.save(self.optimizer.state_dict(), tmp / "optimizer.pt")
         torch.save({"python": random.getstate(), "torch": torch.get_rng_state()}, tmp / "rng.pt")
-        (tmp / "state.json").write_text(json.dumps({"step": self.step, "store_rows": len(self.engine.store.rows())}))
+        (tmp / "state.json").write_text(json.dumps({"step": self.step, "store_rows": len(self.engine.store.rows()),
+                                                    "curriculum": self.curriculum.to_json()}))
         shutil.rmtree(ckpt, ignore_errors=True)
         tmp.rename(ckpt)  # a crash mid-save leaves the previous checkpoint intact
         (self.out / "checkpoints" / "latest").write_text(ckpt.name)
         kept = sorted(p for p in (self.out / "checkpoints").glob("step-*") if p.is_dir())
         for old in kept[: -self.config.keep_checkpoints]:
             shutil.rmtree(old, ignore_errors=True)
+        self.saved_step = self.step
         return ckpt
 
     def resume(self) -> bool:
@@ -389,7 +529,9 @@ class Trainer:
         rng = torch.load(ckpt / "rng.pt", weights_only=False)
         random.setstate(rng["python"])
         torch.set_rng_state(rng["torch"])
-        self.step = json.loads((ckpt / "state.json").read_text())["step"]
+        state = json.loads((ckpt / "state.json").read_text())
+        self.step = self.saved_step = state["step"]
+        self.curriculum = cur.CurriculumState.from_json(state.get("curriculum"))
         log.info("resumed from %s at step %d", ckpt, self.step)
         return True
 
