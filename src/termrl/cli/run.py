@@ -86,16 +86,12 @@ def _print_episodes(results: list[EpisodeResult]) -> None:
     if n:
         console.print(f"resolved {sum(r.resolved for r in results)}/{n}, "
                       f"mean reward {sum(r.reward for r in results) / n:.3f}, "
-<<<<<<< HEAD
                       f"errors {sum(r.error is not None for r in results)}, "
                       f"tampered {sum(bool(r.tampered) for r in results)}")
-=======
-                      f"errors {sum(r.error is not None for r in results)}")
         judge_failed = sum(bool(r.judge_error) for r in results)
         if judge_failed:
             console.print(f"[yellow]the judge failed on {judge_failed} episode(s): their reward is the tests' score "
                           "alone (judge_error in their rows)[/]")
->>>>>>> main
 
 
 @app.command()
