@@ -88,6 +88,16 @@ __termrl_kill() {
   done
   echo "$__n"
 }
+__termrl_stopall() {
+  for __i in 1 2; do
+    for __d in /proc/[0-9]*; do
+      __p=${__d#/proc/}
+      [ "$__p" = 1 ] && continue
+      [ "$__p" = "$$" ] && continue
+      kill -STOP "$__p" 2>/dev/null
+    done
+  done
+}
 __termrl_ps() {
   for __d in /proc/[0-9]*; do
     { read -r __st < "$__d/stat"; } 2>/dev/null || continue
@@ -264,7 +274,10 @@ class DockerSandbox:
             # The control shell can be OOM-killed like anything else: start a new one once.
             self._control.close()
             self._control = _AttachedShell(self.api, self.container.id, ["sh"], prelude=CONTROL_PRELUDE)
-            return self._control.shell.run(command, timeout=timeout).output.decode(errors="replace")
+            try:
+                return self._control.shell.run(command, timeout=timeout).output.decode(errors="replace")
+            except (ShellDied, TimeoutError) as exc:
+                raise SandboxError(f"the control shell of container {self.id[:12]} died twice: {exc}") from exc
 
     # -- per-command calls -------------------------------------------------------------
 
@@ -461,11 +474,16 @@ class DockerSandbox:
         shells Docker started). The agent shell goes too. Returns (killed, kept pids).
         """
         self._check_open()
+        # Freeze everything first (builtins only: a fork bomb cannot outrun it, and nothing changes
+        # while we look); the servers found are thawed again below.
+        self._control_run("__termrl_stopall")
         keep = servers(self._control_run("__termrl_ps"),
                        self._control_run("for t in /proc/net/tcp /proc/net/tcp6 /proc/net/unix; do "
                                          "echo \"== $t\"; __termrl_cat $t 2>/dev/null; done"),
                        self._control_run(f"{ls} -l /proc/[0-9]*/fd/ 2>/dev/null", timeout=60))
         out = self._control_run(f"__termrl_kill except '{' '.join(map(str, sorted(keep)))}'")
+        if keep:
+            self._control_run(f"kill -CONT {' '.join(map(str, sorted(keep)))} 2>/dev/null; true")
         if self._agent is not None:
             self._agent.close()
             self._agent = None
