@@ -246,8 +246,8 @@ def plan(changes: list[tuple[str, str]], inv: Inventory, read, *, workdirs: tupl
             mod = module_name(top)
             top_path = f"{root.rstrip('/')}/{top}"
             stdlib = root in inv.stdlib_dirs
-            if name.endswith(".pyc") and kind in "AD":
-                if kind == "D":
+            if name.endswith(".pyc") and (kind in "AD" or not stdlib):
+                if kind in "CD":  # Python rewrites stale bytecode itself: put the image's back, no verdict
                     out.quiet(path, restore=True)  # bytecode is rebuilt anyway; put the image's back
                 elif _pyc_of_image_module(path, inv):
                     out.quiet(path, restore=False)

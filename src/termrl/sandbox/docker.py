@@ -476,7 +476,14 @@ class DockerSandbox:
         self._check_open()
         # Freeze everything first (builtins only: a fork bomb cannot outrun it, and nothing changes
         # while we look); the servers found are thawed again below.
-        self._control_run("__termrl_stopall")
+        try:
+            self._control_run("__termrl_stopall")
+        except SandboxError:
+            # No shell can start (a fork bomb holds every pid, or the OOM killer took the control
+            # shell): on a local engine, kill the container's processes from this machine instead.
+            if not self._host_kill_all():
+                raise
+            return self.stop_agent_processes(ls)
         keep = servers(self._control_run("__termrl_ps"),
                        self._control_run("for t in /proc/net/tcp /proc/net/tcp6 /proc/net/unix; do "
                                          "echo \"== $t\"; __termrl_cat $t 2>/dev/null; done"),
@@ -491,6 +498,34 @@ class DockerSandbox:
             return int(out.strip().splitlines()[-1]), sorted(keep)
         except (ValueError, IndexError):
             return 0, sorted(keep)
+
+    def _host_kill_all(self) -> bool:
+        """SIGKILL every process of the container but its PID 1, by host pid (local engine only)."""
+        try:
+            self.container.reload()
+            init = int(self.container.attrs["State"]["Pid"])
+            top = self.container.top(ps_args="-eo pid")
+        except (docker.errors.APIError, KeyError, ValueError):
+            return False
+        pids = [int(row[0]) for row in top.get("Processes") or [] if row and str(row[0]).isdigit()]
+        killed = False
+        for _ in range(3):
+            for pid in pids:
+                if pid != init and os.path.exists(f"/proc/{pid}"):
+                    try:
+                        os.kill(pid, 9)
+                        killed = True
+                    except OSError:
+                        pass
+            time.sleep(0.2)
+            try:
+                pids = [int(r[0]) for r in self.container.top(ps_args="-eo pid").get("Processes") or []]
+            except docker.errors.APIError:
+                break
+        if self._control is not None:
+            self._control.close()
+        self._control = _AttachedShell(self.api, self.container.id, ["sh"], prelude=CONTROL_PRELUDE)
+        return killed
 
     @_at_boundary
     def kill_all(self) -> int:
