@@ -484,10 +484,13 @@ class DockerSandbox:
             if not self._host_kill_all():
                 raise
             return self.stop_agent_processes(ls)
-        keep = servers(self._control_run("__termrl_ps"),
-                       self._control_run("for t in /proc/net/tcp /proc/net/tcp6 /proc/net/unix; do "
-                                         "echo \"== $t\"; __termrl_cat $t 2>/dev/null; done"),
-                       self._control_run(f"{ls} -l /proc/[0-9]*/fd/ 2>/dev/null", timeout=60))
+        ps = self._control_run("__termrl_ps")
+        if len(ps.splitlines()) >= self.spec.pids_limit - 16:
+            keep: set[int] = set()  # (near) the pid limit: a fork bomb; listing sockets needs a fork, keep nothing
+        else:
+            keep = servers(ps, self._control_run("for t in /proc/net/tcp /proc/net/tcp6 /proc/net/unix; do "
+                                                 "echo \"== $t\"; __termrl_cat $t 2>/dev/null; done"),
+                           self._control_run(f"{ls} -l /proc/[0-9]*/fd/ 2>/dev/null", timeout=60))
         out = self._control_run(f"__termrl_kill except '{' '.join(map(str, sorted(keep)))}'")
         if keep:
             self._control_run(f"kill -CONT {' '.join(map(str, sorted(keep)))} 2>/dev/null; true")
