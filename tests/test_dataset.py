@@ -5,6 +5,8 @@ The full validation (3 repeats, every task) is `make validate-dataset`."""
 from __future__ import annotations
 
 import datetime as dt
+import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,33 @@ def test_every_task_loads_with_solution_wrong_solution_and_tests():
     stats = dataset_stats(tasks, DATASET)
     assert stats.tests_per_task >= 4
     assert len(stats.by_category) >= 12
+
+
+def test_every_task_says_why_its_difficulty():
+    for task_dir in _task_dirs():
+        meta = tomllib.loads((task_dir / "task.toml").read_text())["metadata"]
+        why = meta.get("difficulty_why", "")
+        assert isinstance(why, str) and len(why) >= 20 and "\n" not in why, \
+            f"{task_dir.name}: task.toml [metadata] needs a one-line difficulty_why (see AUTHORING.md)"
+
+
+def test_relabelling_keeps_the_digest_and_other_edits_change_it(tmp_path):
+    from termrl.tasks.records import task_digest
+
+    task = tmp_path / "t"
+    shutil.copytree(_task_dirs()[0], task)
+    before = task_digest(task)
+    toml = task / "task.toml"
+    text = toml.read_text()
+    relabelled = text.replace("[metadata]\n", '[metadata]\ndifficulty_why = "changed"\n', 1)
+    assert relabelled != text
+    toml.write_text(relabelled)
+    assert task_digest(task) == before
+    toml.write_text(relabelled.replace("[verifier]\n", "[verifier]\n# edited\n", 1))
+    assert task_digest(task) != before
+    toml.write_text(relabelled)
+    (task / "tests" / "test_outputs.py").write_text("# edited\n")
+    assert task_digest(task) != before
 
 
 def _to_validate():
