@@ -36,7 +36,7 @@ def box(provider):
 def _processes(box: Sandbox) -> list[str]:
     """Process command lines other than init, the keeper, the shells and ps itself."""
     out = box.run(["ps", "-eo", "args="]).output.splitlines()
-    ignore = ("/sbin/docker-init", "sleep infinity", "sh", "bash --noprofile --norc", "ps -eo args=", "timeout -k")
+    ignore = ("sh", "bash --noprofile --norc", "ps -eo args=", "timeout -k")  # PID 1 is "sh -c ..."
     return [line.strip() for line in out if line.strip() and not line.strip().startswith(ignore)]
 
 
