@@ -27,6 +27,7 @@ validate-dataset: setup
 bench: setup
 	.venv/bin/python bench/exec_latency.py
 	.venv/bin/python bench/warm_pool.py
+	.venv/bin/python bench/verifier_integrity.py
 
 clean:
 	-.venv/bin/termrl clean
