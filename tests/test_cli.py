@@ -93,9 +93,10 @@ def test_clean_removes_containers_of_dead_owners_and_leaves_live_ones(docker_cli
                                                labels={LABEL: "1", **owner_labels()})  # owned by this test
         made.append(live)
         proc = termrl("clean")
-        said = proc.stdout + proc.stderr  # the provider reaps proven orphans as it starts (stderr), clean the rest
-        assert dead.name in said and legacy.name in said
-        assert live.name not in said
+        # A proven orphan (full labels) is reaped by any termrl process that starts a provider on this engine,
+        # this clean or another run's, so only its absence is certain; pid-only labels are clean's alone.
+        assert legacy.name in proc.stdout
+        assert live.name not in proc.stdout + proc.stderr
         assert not docker_client.containers.list(all=True, filters={"id": dead.id})
         assert not docker_client.containers.list(all=True, filters={"id": legacy.id})
         assert docker_client.containers.list(all=True, filters={"id": live.id})
