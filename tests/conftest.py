@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "datasets" / "examples"
 
 # Fixtures that start containers, build images or load the model: a test that uses one is an integration test.
-INTEGRATION_FIXTURES = {"docker_provider", "docker_client", "sandbox", "task_factory", "provider", "sandbox_provider", "real_runs",
-                        "hf_policy"}
+INTEGRATION_FIXTURES = {"docker_provider", "docker_client", "sandbox", "task_factory", "provider", "sandbox_provider",
+                        "real_runs", "hf_policy"}
 # Modules whose tests reach Docker or the model without one of those fixtures (CLI runs, subprocesses, engines).
 INTEGRATION_MODULES = {
     "test_cli", "test_csv_import", "test_curriculum_e2e", "test_episodes", "test_faults",
