@@ -37,7 +37,7 @@ fi
 stamp=.venv/.termrl-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   step "installing termrl into .venv"
-  .venv/bin/pip install -q -e '.[test]'
+  .venv/bin/pip install -q -e '.[test,trl]'  # trl: the TRL engine's tests
   touch "$stamp"
 fi
 

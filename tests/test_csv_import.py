@@ -62,13 +62,15 @@ def termrl(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture
-def imported(tmp_path):
+def imported(tmp_path, docker_client):
     rows = [GOOD,
             {**GOOD, "task_id": "bad-weights", "test_weights": "{count_correct: 1"},
             {**GOOD, "task_id": "escape", "additional_files": json.dumps({"../outside.txt": "x"})},
             {**GOOD, "task_id": "no-tests", "test_functions": "def helper():\n    pass\n"}]
     proc = termrl("tasks", "import-csv", str(_write_csv(tmp_path / "tasks.csv", rows)), "--out", str(tmp_path / "out"))
-    return tmp_path / "out", proc
+    yield tmp_path / "out", proc
+    for image in docker_client.images.list(filters={"label": "termrl.task=word-count"}):  # our throwaway task's
+        docker_client.images.remove(image.id, force=True)
 
 
 def test_import_writes_harbor_tasks_and_names_bad_rows(imported):

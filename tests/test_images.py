@@ -13,15 +13,20 @@ from termrl.images.build import ImageConfig, build_task_image, resolve_image, re
 from termrl.tasks import load_task
 
 
-def test_python313_maps_to_trixie_with_a_warning(docker_client, caplog):
+def test_python313_bookworm_maps_to_its_stand_in_with_a_warning(docker_client, caplog):
     with caplog.at_level(logging.WARNING):
         image = resolve_image(docker_client, "python:3.13-slim-bookworm", ImageConfig(), EXAMPLES)
-    assert image == "termrl/base:trixie"
-    assert "python:3.13-slim-bookworm" in caplog.text and "termrl/base:trixie" in caplog.text
+    assert image == "termrl/python:3.13-bookworm"
+    assert "python:3.13-slim-bookworm" in caplog.text and "termrl/python:3.13-bookworm" in caplog.text
 
 
 @pytest.mark.parametrize("name,expected", [
-    ("python:3.11-slim", "termrl/base:bookworm"), ("debian:bookworm-slim", "termrl/base:bookworm"),
+    ("python:3.13-slim", "termrl/python:3.13-trixie"), ("python:3.13-bookworm", "termrl/python:3.13-bookworm"),
+    ("python:3.13.5-slim-trixie", "termrl/python:3.13-trixie"),
+    ("python:3.12-slim-bookworm", "termrl/python:3.13-bookworm"),  # no 3.12 source in Debian: nearest
+    ("python:3.11-slim-bookworm", "termrl/base:bookworm"),  # Debian's 3.11, unless py3.11-bookworm is built
+    ("ghcr.io/laude-institute/t-bench/python-3-13:20250620", "termrl/python:3.13-bookworm"),
+    ("debian:bookworm-slim", "termrl/base:bookworm"),
     ("ubuntu:24.04", "termrl/base:trixie"), ("ubuntu:22.04", "termrl/base:bookworm"),
     ("debian:trixie", "termrl/base:trixie"), ("termrl/base:bookworm", "termrl/base:bookworm"),
 ])
@@ -35,17 +40,27 @@ def test_aliases_are_overridable(docker_client, tmp_path):
     config = ImageConfig.load(cfg)
     assert resolve_image(docker_client, "python:3.13-slim", config, EXAMPLES) == "termrl/base:bookworm"
     assert resolve_image(docker_client, "node:20-bookworm", config, EXAMPLES) == "termrl/base:trixie"
-    cfg.write_text("aliases: [1, 2]\n")
-    with pytest.raises(ImageError, match="images.yaml.*fix"):
-        ImageConfig.load(cfg)
+    cfg.write_text('aliases:\n  "node:*": ["my/node:latest", "termrl/base:bookworm"]\n')
+    assert resolve_image(docker_client, "node:22", ImageConfig.load(cfg), EXAMPLES) == "termrl/base:bookworm"
+    for bad in ("aliases: [1, 2]\n", 'aliases:\n  "node:*": []\n', 'aliases:\n  "node:*": [1]\n'):
+        cfg.write_text(bad)
+        with pytest.raises(ImageError, match="images.yaml.*fix"):
+            ImageConfig.load(cfg)
+
+
+def test_unbuilt_alias_names_every_candidate(docker_client, tmp_path):
+    config = ImageConfig()
+    config.aliases = {"node:*": ("termrl/none:a", "termrl/none:b")}
+    with pytest.raises(ImageError, match="termrl/none:a or termrl/none:b.*termrl images build"):
+        resolve_image(docker_client, "node:22", config, tmp_path)
 
 
 def test_multistage_from_lines(docker_client, tmp_path):
     text = "FROM python:3.13-slim AS build\nRUN true\nFROM build\nFROM --platform=linux/amd64 debian:12\n"
     out, bases = rewrite_dockerfile(docker_client, text, ImageConfig(), tmp_path)
-    assert out.splitlines() == ["FROM termrl/base:trixie AS build", "RUN true", "FROM build",
+    assert out.splitlines() == ["FROM termrl/python:3.13-trixie AS build", "RUN true", "FROM build",
                                 "FROM --platform=linux/amd64 termrl/base:bookworm"]
-    assert bases == ["termrl/base:trixie", "termrl/base:bookworm"]
+    assert bases == ["termrl/python:3.13-trixie", "termrl/base:bookworm"]
 
 
 def test_build_is_cached_by_content(docker_client, task_factory):

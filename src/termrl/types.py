@@ -111,6 +111,10 @@ class VerifierResult:
     duration_s: float
     problem: str | None = None
     """Why the tests could not produce a reward (the episode then scores 0)."""
+    tampered: tuple[str, ...] = ()
+    """Paths of the verification toolchain the agent changed (restored before the tests); non-empty = score 0."""
+    integrity_s: float = 0.0
+    """Seconds the integrity step took (part of duration_s)."""
 
 
 @dataclass(frozen=True)
@@ -450,6 +454,7 @@ def episode_to_row(result: EpisodeResult) -> dict[str, Any]:
             "timed_out": v.timed_out,
             "duration_s": round(v.duration_s, 3),
             "problem": v.problem,
+            "integrity_s": round(v.integrity_s, 3),
             "output_tail": v.output[-OUTPUT_TAIL_CHARS:],
         }
     for key, value in result.extra.items():
@@ -478,7 +483,8 @@ def episode_from_row(row: dict[str, Any]) -> EpisodeResult:
         reward=float(v.get("reward", reward)), tests=dict(row.get("tests") or {}),
         reward_source=v.get("reward_source", "none"), exit_code=v.get("exit_code"),
         timed_out=bool(v.get("timed_out", False)), output=v.get("output_tail", ""),
-        duration_s=float(v.get("duration_s", 0.0)), problem=v.get("problem"))
+        duration_s=float(v.get("duration_s", 0.0)), problem=v.get("problem"),
+        tampered=tuple(row.get("tampered") or ()), integrity_s=float(v.get("integrity_s", 0.0)))
     weights = row.get("weights_used") or {"test": 1.0, "judge": 0.0}
     parts = RewardParts(
         reward=reward, test_score=float(row.get("test_score", reward)), judge_score=row.get("judge_score"),

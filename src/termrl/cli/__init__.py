@@ -4,7 +4,8 @@ To add a command group, write `cli/<group>.py` with its `@app.command()` functio
 """
 
 # importing registers the commands
-from termrl.cli import difficulty, export, images, importing, report, run, tasks, train  # noqa: F401
+from termrl.cli import (difficulty, export, generator_stats, images, importing, report, run, tasks,  # noqa: F401
+                        train)
 from termrl.cli.app import app
 
 __all__ = ["app", "main"]

@@ -13,10 +13,13 @@ from termrl.errors import TermrlError
 
 @images_app.command("build")
 def images_build(
-    suite: Optional[list[str]] = typer.Option(None, "--suite", help="bookworm | trixie (default: all)"),
+    suite: Optional[list[str]] = typer.Option(
+        None, "--suite", help="bookworm | trixie | bookworm-sci | py3.13-bookworm | py3.13-trixie | py<X.Y>-<suite> "
+                              "(default: all but the extra py<X.Y> ones)"),
     force: bool = typer.Option(False, help="Rebuild even if up to date."),
 ) -> None:
-    """Build the local base images from Debian packages (mmdebstrap + docker import)."""
+    """Build the local base images from Debian packages (mmdebstrap + docker import) and the
+    termrl/python:<X.Y>-<suite> stand-ins (CPython compiled once from source, cached)."""
     from termrl.images.base import build_base_images
 
     setup_logging(True)

@@ -68,8 +68,8 @@ def run(
 
 def _print_episodes(results: list[EpisodeResult]) -> None:
     table = Table(title="episodes")
-    for col in ("task", "agent", "reward", "test", "judge", "resolved", "tests passed", "turns", "ended", "error",
-                "seconds"):
+    for col in ("task", "agent", "reward", "test", "judge", "resolved", "tests passed", "turns", "ended", "tampered",
+                "error", "seconds"):
         table.add_column(col)
     for r in sorted(results, key=lambda r: r.task):
         passed = f"{sum(r.tests.values())}/{len(r.tests)}" if r.tests else "-"
@@ -79,13 +79,15 @@ def _print_episodes(results: list[EpisodeResult]) -> None:
             error += f" judge: {r.judge_error[:40]}"
         table.add_row(r.task, r.agent, f"{r.reward:.2f}", f"{r.test_score:.2f}",
                       "-" if r.judge_score is None else f"{r.judge_score:.2f}", "yes" if r.resolved else "no", passed,
-                      str(r.n_turns) if r.trajectory is not None else "-", ended, error, f"{r.duration_s:.1f}")
+                      str(r.n_turns) if r.trajectory is not None else "-", ended,
+                      f"[red]{len(r.tampered)} paths[/]" if r.tampered else "-", error, f"{r.duration_s:.1f}")
     console.print(table)
     n = len(results)
     if n:
         console.print(f"resolved {sum(r.resolved for r in results)}/{n}, "
                       f"mean reward {sum(r.reward for r in results) / n:.3f}, "
-                      f"errors {sum(r.error is not None for r in results)}")
+                      f"errors {sum(r.error is not None for r in results)}, "
+                      f"tampered {sum(bool(r.tampered) for r in results)}")
         judge_failed = sum(bool(r.judge_error) for r in results)
         if judge_failed:
             console.print(f"[yellow]the judge failed on {judge_failed} episode(s): their reward is the tests' score "

@@ -19,6 +19,8 @@ def train(
     config: Optional[Path] = typer.Option(Path("configs/cpu-smollm2.yaml"), "--config", "-c",
                                           help="YAML config (configs/ has presets)."),
     sets: Optional[list[str]] = typer.Option(None, "--set", help="Override a setting: KEY=VALUE (dotted keys)."),
+    engine: str = typer.Option("termrl", "--engine", help="termrl (own trainer, one process) | trl (TRL's "
+                               "GRPOTrainer; several processes: accelerate launch -m termrl.integrations.trl_main)"),
     verbose: bool = typer.Option(False, "--verbose", "-v"),
 ) -> None:
     """Train a policy with GRPO on rollouts in Docker. Resumable: rerun the same command."""
@@ -26,10 +28,15 @@ def train(
     from termrl.train.trainer import Trainer
 
     setup_logging(verbose)
+    if engine not in ("termrl", "trl"):
+        fail(f"--engine {engine!r}: use termrl or trl")
     try:
         cfg = load_config(config, parse_overrides(sets))
     except ValueError as exc:
         fail(str(exc))
+    if engine == "trl":
+        _train_trl(cfg)
+        return
     with STOP.installed(cfg.grace_s):
         _train(Trainer, cfg)
         if STOP.requested:  # one line: what stopped the run and how to go on
@@ -78,3 +85,19 @@ def _train(Trainer, cfg) -> None:
                  "rerun the same command to resume")
         finally:
             trainer.close()
+
+
+def _train_trl(cfg) -> None:
+    try:
+        import trl  # noqa: F401
+
+        from termrl.integrations.trl_main import run
+    except ImportError as exc:
+        fail(f"--engine trl needs TRL ({exc}) -- install it: pip install -e '.[trl]'")
+    try:
+        metrics = run(cfg)
+    except (TermrlError, ValueError) as exc:  # bad settings, no tasks, no Docker engine, no model
+        fail(f"cannot start training: {exc}")
+    console.print(f"TRL run done: {metrics.get('termrl/episodes', 0)} episodes on this process, "
+                  f"{metrics.get('termrl/dropped_misaligned', 0)} misaligned and {metrics.get('termrl/dropped_error', 0)} "
+                  f"with errors dropped from the loss; checkpoints and the final model in {cfg.out_dir}")

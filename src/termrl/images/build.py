@@ -26,38 +26,62 @@ import yaml
 
 from termrl.cache import CACHE_DIR
 from termrl.errors import ImageError, TaskError
+from termrl.images.cpython import SOURCE_SUITE
 from termrl.types import Task
 
 log = logging.getLogger(__name__)
 
 TASK_REPO = "termrl-task"
 
-# Public image name (glob) -> local base. Ordered: the first match wins.
-DEFAULT_ALIASES: dict[str, str] = {
-    "python:3.13*": "termrl/base:trixie",
-    "python:3.14*": "termrl/base:trixie",
-    "python:3.12*": "termrl/base:trixie",
-    "python:3.11*": "termrl/base:bookworm",
-    "python:3.10*": "termrl/base:bookworm",
-    "python:3.9*": "termrl/base:bookworm",
-    "python:3*": "termrl/base:trixie",
-    "python": "termrl/base:trixie",
-    "python:latest": "termrl/base:trixie",
-    "python:slim*": "termrl/base:trixie",
-    "debian:trixie*": "termrl/base:trixie",
-    "debian:13*": "termrl/base:trixie",
-    "debian:bookworm*": "termrl/base:bookworm",
-    "debian:12*": "termrl/base:bookworm",
-    "debian:stable*": "termrl/base:trixie",
-    "debian": "termrl/base:trixie",
-    "debian:latest": "termrl/base:trixie",
-    "ubuntu:24.*": "termrl/base:trixie",
-    "ubuntu:25.*": "termrl/base:trixie",
-    "ubuntu:noble*": "termrl/base:trixie",
-    "ubuntu:*": "termrl/base:bookworm",
-    "ubuntu": "termrl/base:bookworm",
-    "*t-bench/python-3-13*": "termrl/base:trixie",
-    "*t-bench/ubuntu-24-04*": "termrl/base:trixie",
+DEBIAN_PYTHON = {"bookworm": "3.11", "trixie": "3.13"}
+"""The python3 each Debian suite ships (what ``termrl/base:<suite>`` has as ``python3``)."""
+
+
+def _python_chain(minor: str, suite: str) -> tuple[str, ...]:
+    """Stand-ins for ``python:<minor>-...-<suite>``, best first: CPython ``minor`` at /usr/local on
+    that suite, then on the other suite, then Debian's ``minor`` in /usr/bin, then 3.13 at /usr/local."""
+    other = "trixie" if suite == "bookworm" else "bookworm"
+    chain = [f"termrl/python:{minor}-{suite}", f"termrl/python:{minor}-{other}"] if minor in SOURCE_SUITE else []
+    chain += [f"termrl/base:{s}" for s, version in DEBIAN_PYTHON.items() if version == minor]
+    chain += [f"termrl/python:3.13-{suite}", f"termrl/base:{suite}"]
+    return tuple(dict.fromkeys(chain))
+
+
+def _python_aliases() -> dict[str, tuple[str, ...]]:
+    """``python:X.Y-*`` -> ``termrl/python:X.Y-<suite>``: the suite the tag names (bookworm for
+    -bookworm and older releases), trixie for the untagged default, as on Docker Hub today."""
+    out: dict[str, tuple[str, ...]] = {}
+    for minor in ("3.14", "3.13", "3.12", "3.11", "3.10", "3.9", "3.8"):
+        for old in ("bookworm", "bullseye", "buster"):
+            out[f"python:{minor}*{old}*"] = _python_chain(minor, "bookworm")
+        out[f"python:{minor}*"] = _python_chain(minor, "trixie")
+    # python:3, python:latest, python:slim-bookworm ...: the newest release, 3.14
+    for old in ("bookworm", "bullseye", "buster"):
+        out[f"python*{old}*"] = _python_chain("3.14", "bookworm")
+    for name in ("python:3*", "python", "python:latest", "python:slim*", "python:trixie*", "python:alpine*"):
+        out[name] = _python_chain("3.14", "trixie")
+    return out
+
+
+# Public image name (glob) -> local images, best first (the first one built is used). Ordered: the
+# first matching glob wins.
+DEFAULT_ALIASES: dict[str, tuple[str, ...]] = {
+    **_python_aliases(),
+    "debian:trixie*": ("termrl/base:trixie",),
+    "debian:13*": ("termrl/base:trixie",),
+    "debian:bookworm*": ("termrl/base:bookworm",),
+    "debian:12*": ("termrl/base:bookworm",),
+    "debian:stable*": ("termrl/base:trixie",),
+    "debian": ("termrl/base:trixie",),
+    "debian:latest": ("termrl/base:trixie",),
+    "ubuntu:24.*": ("termrl/base:trixie",),
+    "ubuntu:25.*": ("termrl/base:trixie",),
+    "ubuntu:noble*": ("termrl/base:trixie",),
+    "ubuntu:*": ("termrl/base:bookworm",),
+    "ubuntu": ("termrl/base:bookworm",),
+    # Terminal-Bench's base images: python-3-13 is python:3.13-slim-bookworm plus tmux and asciinema
+    "*t-bench/python-3-13*": _python_chain("3.13", "bookworm"),
+    "*t-bench/ubuntu-24-04*": ("termrl/base:trixie",),
 }
 
 
@@ -65,13 +89,14 @@ DEFAULT_ALIASES: dict[str, str] = {
 class ImageConfig:
     """How task images are resolved and built."""
 
-    aliases: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_ALIASES))
-    """FROM-image glob -> local image used when the named image is not present locally.
-    User entries are tried before the defaults."""
+    aliases: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(DEFAULT_ALIASES))
+    """FROM-image glob -> local images (the first one present is used) when the named image is
+    not present locally. User entries are tried before the defaults."""
 
     @classmethod
     def load(cls, path: str | Path | None) -> "ImageConfig":
-        """Read extra aliases from a YAML file: ``aliases: {"node:20*": "my/node:20"}``."""
+        """Read extra aliases from a YAML file: ``aliases: {"node:20*": "my/node:20"}`` (a value may
+        also be a list of images, best first)."""
         config = cls()
         if path is None:
             return config
@@ -81,10 +106,18 @@ class ImageConfig:
         except (OSError, yaml.YAMLError) as exc:
             raise ImageError(f"{path}: cannot read image config ({exc}) -- fix: write `aliases: {{glob: image}}`") from exc
         extra = data.get("aliases", {}) if isinstance(data, dict) else None
-        if not isinstance(extra, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in extra.items()):
-            raise ImageError(f"{path}: aliases must map image globs to image names -- "
+        def targets(value: object) -> tuple[str, ...] | None:
+            if isinstance(value, str):
+                return (value,)
+            if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+                return tuple(value)
+            return None
+
+        parsed = {k: targets(v) for k, v in extra.items()} if isinstance(extra, dict) else None
+        if parsed is None or not all(isinstance(k, str) and v for k, v in parsed.items()):
+            raise ImageError(f"{path}: aliases must map image globs to an image name or a list of them -- "
                              'fix: write e.g. aliases: {"node:20*": "termrl/base:bookworm"}')
-        config.aliases = {**extra, **{k: v for k, v in config.aliases.items() if k not in extra}}
+        config.aliases = {**parsed, **{k: v for k, v in config.aliases.items() if k not in parsed}}
         return config
 
 
@@ -100,16 +133,26 @@ def resolve_image(client: docker.DockerClient, name: str, config: ImageConfig, w
     """The local image to use for ``name``: itself if present, else its alias (with a warning)."""
     if _image_exists(client, name):
         return name
-    for pattern, target in config.aliases.items():
+    for pattern, targets in config.aliases.items():
         if fnmatch.fnmatchcase(name, pattern):
-            if not _image_exists(client, target):
-                raise ImageError(f"{where}: {name} maps to {target}, which is not built -- "
-                                 "fix: run `termrl images build`")
-            log.warning("%s: image %s is not available here; using %s instead", where, name, target)
-            return target
+            for target in targets:
+                if _image_exists(client, target):
+                    closest = "" if target == targets[0] else (
+                        f" (the closest built; {targets[0]} would match better -- "
+                        f"`termrl images build --suite {_build_name(targets[0])}`)")
+                    log.warning("%s: image %s is not available here; using %s instead%s", where, name, target, closest)
+                    return target
+            raise ImageError(f"{where}: {name} maps to {' or '.join(targets)}, none of which is built -- "
+                             "fix: run `termrl images build`")
     raise ImageError(f"{where}: image {name} is not available locally and no registry is reachable -- "
                      f"fix: build it locally, or add an alias for it (termrl --image-config FILE with "
                      f"`aliases: {{\"{name}\": \"termrl/base:bookworm\"}}`)")
+
+
+def _build_name(tag: str) -> str:
+    """termrl/python:3.11-trixie -> py3.11-trixie; termrl/base:bookworm -> bookworm."""
+    repo, _, tag_name = tag.partition(":")
+    return f"py{tag_name}" if repo == "termrl/python" else tag_name
 
 
 _FROM = re.compile(r"^(\s*FROM\s+)((?:--\S+\s+)*)(\S+)(.*)$", re.I)

@@ -148,20 +148,26 @@ class _Recorder(LogitsProcessor):
 class _Engine:
     """One loaded model, its tokenizer and the batching worker that alone calls ``generate``."""
 
-    def __init__(self, location: ModelLocation, device: str, dtype: torch.dtype):
+    def __init__(self, location: ModelLocation, device: str, dtype: torch.dtype,
+                 loaded: tuple[Any, Any] | None = None):
         self.location = location
         self.device = device
-        kwargs: dict[str, Any] = {"local_files_only": True}
-        if location.gguf_file:
-            kwargs["gguf_file"] = location.gguf_file
-        try:
-            self.tokenizer = AutoTokenizer.from_pretrained(str(location.directory), **kwargs)
-            model = AutoModelForCausalLM.from_pretrained(str(location.directory), dtype=dtype, **kwargs)
-        except (OSError, ValueError, ImportError, KeyError, RuntimeError) as exc:
-            raise PolicyError(f"hf: could not load the model at {location.path}: {exc} -- check that it is a "
-                              "complete local Hugging Face model folder or GGUF file (loading GGUF needs the "
-                              "`gguf` and `accelerate` packages)") from exc
-        self.model = model.to(device).eval()
+        self.borrowed = loaded is not None
+        """The model belongs to someone else (a trainer): it is used as it is, never moved or reconfigured."""
+        if loaded is not None:
+            self.model, self.tokenizer = loaded
+        else:
+            kwargs: dict[str, Any] = {"local_files_only": True}
+            if location.gguf_file:
+                kwargs["gguf_file"] = location.gguf_file
+            try:
+                self.tokenizer = AutoTokenizer.from_pretrained(str(location.directory), **kwargs)
+                model = AutoModelForCausalLM.from_pretrained(str(location.directory), dtype=dtype, **kwargs)
+            except (OSError, ValueError, ImportError, KeyError, RuntimeError) as exc:
+                raise PolicyError(f"hf: could not load the model at {location.path}: {exc} -- check that it is a "
+                                  "complete local Hugging Face model folder or GGUF file (loading GGUF needs the "
+                                  "`gguf` and `accelerate` packages)") from exc
+            self.model = model.to(device).eval()
         gen = self.model.generation_config
         eos = gen.eos_token_id if gen is not None else None
         stop = set(eos if isinstance(eos, list) else [eos] if eos is not None else [])
@@ -174,8 +180,11 @@ class _Engine:
         pad = self.tokenizer.pad_token_id
         self.pad_id = pad if pad is not None else self.stop_ids[0]
         # Replace the checkpoint's generation defaults: this module alone sets the sampling distribution.
-        self.model.generation_config = GenerationConfig(
+        # (A borrowed model keeps its own; _run swaps this one in around each generate call.)
+        self.generation_defaults = GenerationConfig(
             bos_token_id=getattr(gen, "bos_token_id", None), eos_token_id=self.stop_ids, pad_token_id=self.pad_id)
+        if not self.borrowed:
+            self.model.generation_config = self.generation_defaults
         self.context_tokens = int(getattr(self.model.config, "max_position_embeddings", 0) or 2048)
         template = self.tokenizer.chat_template or ""
         if not template:
@@ -278,10 +287,18 @@ class _Engine:
                                    "eos_token_id": self.stop_ids, "pad_token_id": self.pad_id}
         if sampling.temperature > 0:  # _Recorder applies temperature/top-k/top-p; switch generate's own off
             options.update(temperature=1.0, top_k=0, top_p=1.0)
-        with torch.inference_mode():
-            out = self.model.generate(input_ids=input_ids.to(self.device), attention_mask=attention.to(self.device),
-                                      generation_config=GenerationConfig(**options),
-                                      logits_processor=LogitsProcessorList([recorder]))
+        # generate fills unset options from the model's generation_config (a PEFT wrapper's base model's)
+        target = self.model.get_base_model() if hasattr(self.model, "get_base_model") else self.model
+        own_defaults = target.generation_config
+        target.generation_config = self.generation_defaults
+        try:
+            with torch.inference_mode():
+                out = self.model.generate(input_ids=input_ids.to(self.device),
+                                          attention_mask=attention.to(self.device),
+                                          generation_config=GenerationConfig(**options),
+                                          logits_processor=LogitsProcessorList([recorder]))
+        finally:
+            target.generation_config = own_defaults
         self.batches += 1
         self.requests += len(group)
         new_tokens = out[:, width:]
@@ -402,6 +419,25 @@ class HFPolicy:
             raise TypeError("give HFPolicy either an HFConfig or keyword settings, not both")
         self._engine = load_engine(self.config)
         self.context_tokens = self.config.max_context_tokens or self._engine.context_tokens
+
+    @classmethod
+    def from_model(cls, model: Any, tokenizer: Any, *, name: str = "trainer-model", **settings: Any) -> HFPolicy:
+        """A policy that samples from a model someone else owns and trains (e.g. a TRL trainer's live model).
+
+        The model is used where it is (its device and dtype), never moved, put in eval mode or given
+        new generation defaults; the caller puts it in eval mode (and gathers sharded weights) around
+        the episodes. ``settings`` are :class:`HFConfig` fields (``max_batch_size``, ``top_k`` ...).
+        :meth:`close` stops the policy's generation worker; the model stays the owner's.
+        """
+        from pathlib import Path
+
+        policy = cls.__new__(cls)
+        policy.config = HFConfig(private=True, **settings)
+        device = str(next(model.parameters()).device)
+        policy._engine = _Engine(ModelLocation(Path(name)), device, next(model.parameters()).dtype,
+                                 loaded=(model, tokenizer))
+        policy.context_tokens = policy.config.max_context_tokens or policy._engine.context_tokens
+        return policy
 
     @property
     def model(self) -> Any:

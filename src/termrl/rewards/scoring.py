@@ -172,6 +172,10 @@ def episode_reward(verifier: VerifierResult | None, error: EpisodeError | None =
     :class:`JudgeError` is caught here, once, and recorded on the parts; the reward then comes
     from the tests alone.
     """
+    if verifier is not None and verifier.tampered:
+        # The agent changed the verification toolchain (termrl.rewards.integrity): 0, whatever the
+        # tests or the judge say -- partial credit would still pay for the trick.
+        return dataclasses.replace(combine(0.0, None, None, weights), resolved=False)
     done = error is None and verifier is not None
     is_resolved = done and resolved(verifier)
     if trajectory is None:

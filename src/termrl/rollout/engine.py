@@ -119,6 +119,44 @@ class RolloutEngine:
                                  if (r := results.get(self.store.key(step, t.name, i))) is not None]
                         for t in tasks}, complete=complete)
 
+    async def run_samples_async(self, samples: list[tuple[Task, int]], step: int = 0) -> list[EpisodeResult | None]:
+        """One episode per ``(task, index)``, keyed ``(step, task, index)``; results in the order given.
+
+        For engines that hand out their own batch (TRL gives each process its slice of a step's
+        samples, a task repeated once per generation): the caller picks indices unique within the
+        step (e.g. the sample's position in the whole step's batch), so no two episodes share a key.
+        Rows already in the store are reused (a resumed step runs only what is missing). A sample
+        is None when the run was stopped before its episode started.
+
+        Raises:
+            ValueError: two samples share a key.
+        """
+        keys = [self.store.key(step, task.name, index) for task, index in samples]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"step {step}: samples repeat an episode key ({len(keys) - len(set(keys))} duplicates) "
+                             "-- give every sample of a step its own index")
+        done = self.store.finished()
+        sem = asyncio.Semaphore(self.max_concurrency)
+        todo = [sample for key, sample in zip(keys, samples) if key not in done]
+        if hasattr(self.provider, "warm") and not STOP.requested:  # start containers while the first ones generate
+            for task in {id(t): t for t, _ in todo}.values():
+                try:
+                    image = await asyncio.to_thread(self.provider.image_for, task, self.config.image_config)
+                except TermrlError:
+                    continue  # the episodes themselves will record the failure
+                count = sum(t is task for t, _ in todo)
+                self.provider.warm(sandbox_spec(task, image, self.config), min(count, self.max_concurrency))
+        jobs = {key: asyncio.create_task(self._episode(sem, task, step, index))
+                for key, (task, index) in zip(keys, samples) if key not in done}
+        results: dict[str, EpisodeResult | None] = {key: episode_from_row(done[key]) for key in keys if key in done}
+        for key, job in jobs.items():
+            results[key] = await job
+        return [results[key] for key in keys]
+
+    def run_samples(self, samples: list[tuple[Task, int]], step: int = 0) -> list[EpisodeResult | None]:
+        """Synchronous :meth:`run_samples_async`."""
+        return asyncio.run(self.run_samples_async(samples, step))
+
     def run(self, tasks: list[Task], group_size: int, step: int = 0) -> Rollout:
         """Run (or resume) ``group_size`` episodes of each task for ``step``."""
         return asyncio.run(self.run_async(tasks, group_size, step))

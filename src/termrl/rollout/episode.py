@@ -117,6 +117,7 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
         token_mismatches=outcome.token_mismatches,
         agent_exit_code=outcome.exit_code,
         agent_output_tail=outcome.output_tail,
+        tampered=verifier.tampered if verifier else (),
     )
 
 

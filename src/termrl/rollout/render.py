@@ -46,7 +46,10 @@ def render_episode(result: EpisodeResult, console: Console, observation_chars: i
     if result.judge_error:
         console.print(f"[yellow]judge failed:[/] {result.judge_error}")
     if result.tampered:
-        console.print(f"[red]tampered:[/] {', '.join(result.tampered)}")
+        problem = result.verifier.problem if result.verifier is not None else ""
+        console.print(f"[bold red]tampered with the verification toolchain (scored 0):[/] {problem or ''}")
+        for path in result.tampered:
+            console.print(f"  [red]{path}[/]")
     traj = result.trajectory
     if traj is None:
         console.print("(no trajectory: a reference agent)")

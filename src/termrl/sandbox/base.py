@@ -82,7 +82,7 @@ class Sandbox(Protocol):
         ...
 
     def kill_all(self) -> int:
-        """Kill every process but the sandbox's keeper; returns how many were killed."""
+        """Kill every process but PID 1 (the keeper); returns how many were killed."""
         ...
 
     def close(self) -> None:

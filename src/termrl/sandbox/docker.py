@@ -1,7 +1,11 @@
 """Docker sandbox provider: one container per episode, one persistent shell per container.
 
-Each container runs ``docker-init`` as PID 1 (it reaps orphans) with ``sleep infinity``
-as the keeper. Two long-lived shells are attached through the Docker API:
+PID 1 is a shell loop that owns no child (``KEEPER``): it blocks reading a FIFO it holds open
+for writing itself, and ignores SIGCHLD so the kernel reaps every orphan handed to it. The
+kernel never delivers an unhandled or SIGKILL signal from inside the container to PID 1, so
+``kill -9 -1``, killing the shells, or any other signal the agent sends cannot end the
+container (``docker-init`` would exit with its child). Two long-lived shells are attached
+through the Docker API:
 
 * the *agent shell* (bash, or sh where bash is absent) that runs every ``exec`` command;
 * a *control shell* (sh, in its own session) that kills process trees. It uses only shell
@@ -25,6 +29,9 @@ from __future__ import annotations
 import functools
 import io
 import logging
+import os
+import shlex
+import stat
 import tarfile
 import threading
 import time
@@ -40,6 +47,9 @@ from termrl.errors import EngineUnavailable, SandboxError
 from termrl.rollout.shutdown import STOP
 from termrl.sandbox.reaper import LABEL, owner_labels, owner_state, reap_orphans
 from termrl.sandbox.base import SandboxSpec
+from termrl.sandbox.inventory import _PY_INVENTORY, cached, inventory_key, parse_inventory, store
+from termrl.sandbox.inventory import script as inventory_script
+from termrl.sandbox.procs import servers
 from termrl.sandbox.stream import ShellDied, StreamReply, StreamShell
 from termrl.images.build import ImageConfig, build_task_image
 from termrl.types import ExecResult, Task
@@ -68,6 +78,8 @@ __termrl_kill() {
       if [ "$__mode" = session ]; then
         [ "$4" = "$__arg" ] || continue
         [ "$__p" = "$__arg" ] && continue
+      elif [ "$__mode" = except ]; then
+        case " $__arg " in *" $__p "*) continue ;; esac
       else
         [ "$__p" = "$__arg" ] && continue
       fi
@@ -75,6 +87,26 @@ __termrl_kill() {
     done
   done
   echo "$__n"
+}
+__termrl_stopall() {
+  for __i in 1 2; do
+    for __d in /proc/[0-9]*; do
+      __p=${__d#/proc/}
+      [ "$__p" = 1 ] && continue
+      [ "$__p" = "$$" ] && continue
+      kill -STOP "$__p" 2>/dev/null
+    done
+  done
+}
+__termrl_ps() {
+  for __d in /proc/[0-9]*; do
+    { read -r __st < "$__d/stat"; } 2>/dev/null || continue
+    set -- ${__st##*) }
+    echo "${__d#/proc/} $2"
+  done
+}
+__termrl_cat() {
+  while IFS= read -r __l || [ -n "$__l" ]; do echo "$__l"; done < "$1"
 }
 __termrl_keeper() {
   for __d in /proc/[0-9]*; do
@@ -85,6 +117,12 @@ __termrl_keeper() {
   echo 1
 }
 """
+
+# PID 1: holds no child process to lose. ``trap '' CHLD`` = SIG_IGN: orphans are reaped by the
+# kernel. The FIFO is opened read-write, so the read never sees end-of-file.
+KEEPER = ('f=/dev/.termrl-keeper; mkfifo "$f" 2>/dev/null; '
+          'if [ -p "$f" ]; then exec 3<>"$f"; trap "" CHLD INT TERM HUP QUIT USR1 USR2 ALRM PIPE; while :; do read -r _ <&3; done; fi; '
+          'while :; do sleep 3600 & wait; done')
 
 AGENT_SHELL = ["sh", "-c", "if command -v bash >/dev/null 2>&1; then exec bash --noprofile --norc; else exec sh; fi"]
 AGENT_ENV = {"PAGER": "cat", "GIT_PAGER": "cat", "DEBIAN_FRONTEND": "noninteractive", "TERM": "dumb"}
@@ -212,7 +250,15 @@ class DockerSandbox:
         self._control = _AttachedShell(self.api, container.id, ["sh"], prelude=CONTROL_PRELUDE)
         self.keeper_pid = int(self._control.shell.run("__termrl_keeper", timeout=10).output.strip() or 1)
         self._agent: _AttachedShell | None = None
+        self._take_inventory()
         self._agent = self._start_agent_shell()
+
+    def _take_inventory(self) -> None:
+        """List the image's toolchain now, while the container is still exactly its image (once per image)."""
+        key = inventory_key(self.client, self.image_id, self.image_env().get("PATH", ""))
+        if cached(key) is None:
+            text = self._control_run(f"PYINV={shlex.quote(_PY_INVENTORY)}\n{inventory_script()}", timeout=300)
+            store(key, parse_inventory(text))
 
     @property
     def id(self) -> str:
@@ -228,7 +274,10 @@ class DockerSandbox:
             # The control shell can be OOM-killed like anything else: start a new one once.
             self._control.close()
             self._control = _AttachedShell(self.api, self.container.id, ["sh"], prelude=CONTROL_PRELUDE)
-            return self._control.shell.run(command, timeout=timeout).output.decode(errors="replace")
+            try:
+                return self._control.shell.run(command, timeout=timeout).output.decode(errors="replace")
+            except (ShellDied, TimeoutError) as exc:
+                raise SandboxError(f"the control shell of container {self.id[:12]} died twice: {exc}") from exc
 
     # -- per-command calls -------------------------------------------------------------
 
@@ -239,7 +288,14 @@ class DockerSandbox:
         start = time.monotonic()
         restarted = False
         if self._agent is None:
-            self._agent = self._start_agent_shell()
+            try:
+                self._agent = self._start_agent_shell()
+            except SandboxError as exc:
+                self.container.reload()
+                if self.container.status != "running":
+                    raise
+                return ExecResult(exit_code=-1, output=f"[termrl: the shell could not be started: {exc}]\n",
+                                  shell_restarted=True, duration_s=time.monotonic() - start)
             restarted = True
         agent = self._agent
         try:
@@ -262,8 +318,14 @@ class DockerSandbox:
         except ShellDied:
             partial = agent.shell.partial()
             code = agent.exit_code()
-            self._replace_agent_shell()
             partial.exit_code = code
+            try:
+                self._replace_agent_shell()
+            except SandboxError as exc:
+                # The agent broke the shell itself (e.g. replaced /bin/sh): its episode goes on, the
+                # next command tries again, and the verifier restores the shell before the tests.
+                self._agent = None
+                partial.output += f"\n[termrl: the shell could not be restarted: {exc}]\n".encode()
             return self._result(partial, start, shell_restarted=True)
 
     def _replace_agent_shell(self) -> None:
@@ -286,12 +348,16 @@ class DockerSandbox:
 
     @_at_boundary
     def run(self, argv: list[str], *, timeout: float | None = None, env: dict[str, str] | None = None,
-            workdir: str | None = None) -> ExecResult:
-        """A fresh process under coreutils ``timeout`` (which signals the whole process group)."""
+            workdir: str | None = None, raw: bool = False, cap: int | None = None) -> ExecResult:
+        """A fresh process under coreutils ``timeout`` (which signals the whole process group).
+
+        ``raw``: run ``argv`` as given (an absolute program path is then never looked up in PATH);
+        the deadline is only enforced on reading. ``cap``: bytes of output kept (head and tail).
+        """
         self._check_open()
         timeout = DEFAULT_COMMAND_TIMEOUT if timeout is None else timeout
         start = time.monotonic()
-        wrapped = ["timeout", "-k", "5", str(max(1, int(round(timeout)))), *argv]
+        wrapped = list(argv) if raw else ["timeout", "-k", "5", str(max(1, int(round(timeout)))), *argv]
         try:
             exec_id = self.api.exec_create(self.container.id, wrapped, stdout=True, stderr=True, tty=False,
                                            environment=env, workdir=workdir)["Id"]
@@ -300,7 +366,7 @@ class DockerSandbox:
             raise SandboxError(f"cannot run {argv[:3]} in container {self.container.id[:12]}: {exc}") from exc
         shell = StreamShell(io_._sock)
         chunks = bytearray()
-        dropped, cap = 0, self.spec.output_cap * 4
+        dropped, cap = 0, cap or self.spec.output_cap * 4
         deadline = start + timeout + 15
         try:
             while True:
@@ -402,6 +468,68 @@ class DockerSandbox:
             raise SandboxError(f"cannot {'connect' if enabled else 'disconnect'} network: {exc}") from exc
         self.network = enabled
 
+    def stop_agent_processes(self, ls: str = "ls") -> tuple[int, list[int]]:
+        """Kill every process except PID 1 and those that serve: a process holding a listening
+        socket (TCP, or a Unix stream socket), its descendants and its ancestors (below the
+        shells Docker started). The agent shell goes too. Returns (killed, kept pids).
+        """
+        self._check_open()
+        # Freeze everything first (builtins only: a fork bomb cannot outrun it, and nothing changes
+        # while we look); the servers found are thawed again below.
+        try:
+            self._control_run("__termrl_stopall")
+        except SandboxError:
+            # No shell can start (a fork bomb holds every pid, or the OOM killer took the control
+            # shell): on a local engine, kill the container's processes from this machine instead.
+            if not self._host_kill_all():
+                raise
+            return self.stop_agent_processes(ls)
+        ps = self._control_run("__termrl_ps")
+        if len(ps.splitlines()) >= self.spec.pids_limit - 16:
+            keep: set[int] = set()  # (near) the pid limit: a fork bomb; listing sockets needs a fork, keep nothing
+        else:
+            keep = servers(ps, self._control_run("for t in /proc/net/tcp /proc/net/tcp6 /proc/net/unix; do "
+                                                 "echo \"== $t\"; __termrl_cat $t 2>/dev/null; done"),
+                           self._control_run(f"{ls} -l /proc/[0-9]*/fd/ 2>/dev/null", timeout=60))
+        out = self._control_run(f"__termrl_kill except '{' '.join(map(str, sorted(keep)))}'")
+        if keep:
+            self._control_run(f"kill -CONT {' '.join(map(str, sorted(keep)))} 2>/dev/null; true")
+        if self._agent is not None:
+            self._agent.close()
+            self._agent = None
+        try:
+            return int(out.strip().splitlines()[-1]), sorted(keep)
+        except (ValueError, IndexError):
+            return 0, sorted(keep)
+
+    def _host_kill_all(self) -> bool:
+        """SIGKILL every process of the container but its PID 1, by host pid (local engine only)."""
+        try:
+            self.container.reload()
+            init = int(self.container.attrs["State"]["Pid"])
+            top = self.container.top(ps_args="-eo pid")
+        except (docker.errors.APIError, KeyError, ValueError):
+            return False
+        pids = [int(row[0]) for row in top.get("Processes") or [] if row and str(row[0]).isdigit()]
+        killed = False
+        for _ in range(3):
+            for pid in pids:
+                if pid != init and os.path.exists(f"/proc/{pid}"):
+                    try:
+                        os.kill(pid, 9)
+                        killed = True
+                    except OSError:
+                        pass
+            time.sleep(0.2)
+            try:
+                pids = [int(r[0]) for r in self.container.top(ps_args="-eo pid").get("Processes") or []]
+            except docker.errors.APIError:
+                break
+        if self._control is not None:
+            self._control.close()
+        self._control = _AttachedShell(self.api, self.container.id, ["sh"], prelude=CONTROL_PRELUDE)
+        return killed
+
     @_at_boundary
     def kill_all(self) -> int:
         """Kill every process except PID 1 and the keeper (agent shell included)."""
@@ -415,6 +543,103 @@ class DockerSandbox:
         except (ValueError, IndexError):
             return 0
 
+    # -- the integrity step's view of the container (Docker API only: nothing runs inside) ------
+
+    def changes(self) -> list[tuple[str, str]]:
+        """Paths the container added (A), changed (C) or deleted (D) against its image.
+
+        Docker's diff endpoint is the reference, but this engine's build answers it by walking
+        the whole image (seconds for a 600 MB image); when the engine is local and uses
+        overlay2, the same answer is read from the container's upper layer directly
+        (milliseconds). tests/test_integrity.py checks the two agree.
+        """
+        self._check_open()
+        fast = overlay_changes(self.container.attrs.get("GraphDriver") or {})
+        if fast is not None:
+            return fast
+        return self.api_changes()
+
+    def api_changes(self) -> list[tuple[str, str]]:
+        try:
+            rows = self.container.diff() or []
+        except docker.errors.APIError as exc:
+            raise SandboxError(f"cannot list the changes of container {self.id[:12]}: {exc}") from exc
+        return [(row["Path"], "CAD"[row["Kind"]]) for row in rows]
+
+    @property
+    def image_id(self) -> str:
+        return self.container.attrs["Image"]
+
+    def image_env(self) -> dict[str, str]:
+        """The environment the image declares (the agent cannot change it)."""
+        pairs = (item.partition("=") for item in self.container.attrs["Config"].get("Env") or [])
+        return {k: v for k, _, v in pairs}
+
+    def image_workdir(self) -> str:
+        return self.container.attrs["Config"].get("WorkingDir") or "/"
+
+    def read_archive(self, path: str) -> bytes | None:
+        """``path`` (file, link or folder) as a tar archive from the container; None if absent."""
+        self._check_open()
+        try:
+            stream, _ = self.container.get_archive(path)
+            return b"".join(stream)
+        except docker.errors.NotFound:
+            return None
+        except docker.errors.APIError as exc:
+            raise SandboxError(f"cannot read {path}: {exc}") from exc
+
+    def is_dir(self, path: str) -> bool:
+        """Whether ``path`` is a folder now (not a link): from the upper layer when local, else a stat
+        through the API (HEAD .../archive)."""
+        self._check_open()
+        data = (self.container.attrs.get("GraphDriver") or {}).get("Data") or {}
+        upper = data.get("UpperDir")
+        if upper and os.path.isdir(upper):
+            mine = os.path.join(upper, path.lstrip("/"))
+            if os.path.lexists(mine):
+                return os.path.isdir(mine) and not os.path.islink(mine)
+            return True  # untouched: still the image's folder
+        res = self.api.head(self.api._url("/containers/{0}/archive", self.id), params={"path": path})
+        header = res.headers.get("X-Docker-Container-Path-Stat")
+        if res.status_code != 200 or not header:
+            return False
+        import base64
+        import json
+
+        return bool(json.loads(base64.b64decode(header)).get("mode", 0) & (1 << 31))
+
+    def changed_since(self, path: str, when: float) -> bool:
+        """Whether ``path`` in the upper layer was changed after ``when`` (epoch seconds); False when
+        the upper layer cannot be read (then a copy the integrity step put back is trusted)."""
+        data = (self.container.attrs.get("GraphDriver") or {}).get("Data") or {}
+        upper = data.get("UpperDir")
+        if not upper or not os.path.isdir(upper):
+            return False
+        try:
+            return os.lstat(os.path.join(upper, path.lstrip("/"))).st_ctime > when
+        except OSError:
+            return True  # gone or replaced since
+
+    def put_archive(self, at: str, archive: bytes) -> None:
+        self._check_open()
+        self._put(at, archive, at)
+
+    def pristine(self) -> "PristineImage":
+        """A never-started container of this sandbox's image: the image's own files, to copy back."""
+        return PristineImage(self.client, self.image_id)
+
+    def pause(self) -> None:
+        try:
+            self.container.pause()
+        except docker.errors.APIError as exc:
+            raise SandboxError(f"cannot pause container {self.id[:12]}: {exc}") from exc
+
+    def unpause(self) -> None:
+        try:
+            self.container.unpause()
+        except docker.errors.APIError as exc:
+            raise SandboxError(f"cannot unpause container {self.id[:12]}: {exc}") from exc
     def _stopping(self, window_s: float = 2.0) -> bool:
         """Whether the container stops within ``window_s`` (a killed one still reads as running for a moment)."""
         deadline = time.monotonic() + window_s
@@ -452,6 +677,86 @@ class DockerSandbox:
                 log.warning("could not remove container %s: %s", self.container.id[:12], exc)
 
     def __enter__(self) -> "DockerSandbox":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def overlay_changes(driver: dict) -> list[tuple[str, str]] | None:
+    """Docker's container diff computed from an overlay2 upper layer on this machine; None if unreadable.
+
+    Whiteouts (character devices 0:0) are deletions; an opaque folder hides everything below
+    it in the image, so the image's entries it no longer shows are deletions too.
+    """
+    data = driver.get("Data") or {}
+    upper, lowers = data.get("UpperDir"), [d for d in (data.get("LowerDir") or "").split(":") if d]
+    if driver.get("Name") != "overlay2" or not upper or not os.path.isdir(upper) or not os.access(upper, os.R_OK):
+        return None
+    out: list[tuple[str, str]] = []
+
+    def in_image(rel: str) -> bool:
+        return any(os.path.lexists(os.path.join(low, rel)) for low in lowers)
+
+    for root, dirs, files in os.walk(upper):
+        rel_root = os.path.relpath(root, upper)
+        rel_root = "" if rel_root == "." else rel_root
+        for name in dirs + files:
+            full = os.path.join(root, name)
+            rel = os.path.join(rel_root, name)
+            try:
+                st = os.lstat(full)
+            except OSError:
+                continue
+            if stat.S_ISCHR(st.st_mode) and st.st_rdev == 0:
+                out.append(("/" + rel, "D"))
+                continue
+            out.append(("/" + rel, "C" if in_image(rel) else "A"))
+            if stat.S_ISDIR(st.st_mode) and not stat.S_ISLNK(st.st_mode):
+                try:
+                    opaque = os.getxattr(full, "trusted.overlay.opaque", follow_symlinks=False) == b"y"
+                except OSError:
+                    opaque = False
+                if opaque:
+                    shown = set(os.listdir(full))
+                    for low in lowers:
+                        try:
+                            hidden = os.listdir(os.path.join(low, rel))
+                        except OSError:
+                            continue
+                        out.extend(("/" + os.path.join(rel, h), "D") for h in hidden if h not in shown)
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(root, d))]
+    return sorted(set(out))
+
+
+class PristineImage:
+    """A created (never started) container of an image: reading its files reads the image's."""
+
+    def __init__(self, client: docker.DockerClient, image: str):
+        self.client = client
+        labels = {LABEL: "1", **owner_labels(), f"{LABEL}.created": str(int(time.time())), f"{LABEL}.role": "pristine"}
+        try:
+            self.container = client.containers.create(image, ["true"], labels=labels, network_disabled=True)
+        except docker.errors.APIError as exc:
+            raise SandboxError(f"cannot create a pristine container of {image[:19]}: {exc}") from exc
+
+    def archive(self, path: str) -> bytes | None:
+        """``path`` from the image as a tar archive (links stay links); None if the image lacks it."""
+        try:
+            stream, _ = self.container.get_archive(path)
+            return b"".join(stream)
+        except docker.errors.NotFound:
+            return None
+        except docker.errors.APIError as exc:
+            raise SandboxError(f"cannot read {path} from the image: {exc}") from exc
+
+    def close(self) -> None:
+        try:
+            self.container.remove(force=True, v=True)
+        except docker.errors.APIError:
+            pass
+
+    def __enter__(self) -> "PristineImage":
         return self
 
     def __exit__(self, *exc) -> None:
@@ -546,7 +851,7 @@ class DockerProvider:
                                "allow_internet = false")
         try:
             container = self.client.containers.create(
-                spec.image, ["sleep", "infinity"], init=True, detach=True, labels=labels,
+                spec.image, ["sh", "-c", KEEPER], init=False, detach=True, labels=labels,
                 nano_cpus=int(spec.cpus * 1e9), mem_limit=f"{spec.memory_mb}m", memswap_limit=f"{spec.memory_mb}m",
                 pids_limit=spec.pids_limit, working_dir=spec.workdir or None, hostname="sandbox",
                 **({} if bridge else {"network_mode": "none"}),

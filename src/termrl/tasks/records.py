@@ -57,11 +57,27 @@ class ValidationResult:
         return cls(**{k: v for k, v in data.items() if k in known})
 
 
+def _without_metadata(toml: bytes) -> bytes:
+    """task.toml less its [metadata] table: labels (difficulty, category, tags, difficulty_why) do not
+    change what a validation proves, so relabelling a task keeps its validation."""
+    out, skipping = [], False
+    for line in toml.splitlines(keepends=True):
+        header = line.strip()
+        if header.startswith(b"[") and not header.startswith(b"[["):
+            skipping = header.replace(b" ", b"") == b"[metadata]"
+        if not skipping:
+            out.append(line)
+    return b"".join(out)
+
+
 def task_digest(path: Path) -> str:
-    """A digest of every file in the task folder (names and contents)."""
+    """A digest of every file in the task folder (names and contents), task.toml's [metadata] table left out."""
     h = hashlib.sha256()
     for file in sorted(p for p in path.rglob("*") if p.is_file()):
-        h.update(file.relative_to(path).as_posix().encode() + b"\0" + file.read_bytes())
+        data = file.read_bytes()
+        if file.name == "task.toml" and file.parent == path:
+            data = _without_metadata(data)
+        h.update(file.relative_to(path).as_posix().encode() + b"\0" + data)
     return h.hexdigest()[:24]
 
 

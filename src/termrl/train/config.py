@@ -191,6 +191,45 @@ class LoggingConfig:
 
 
 @dataclass
+class SandboxConfig:
+    """Where the sandboxes run."""
+
+    hosts: list[str] = field(default_factory=list)
+    """Docker engines the episodes run on, as Docker URLs (``unix:///var/run/docker.sock``,
+    ``tcp://node1:2376`` with TLS from the DOCKER_* variables, ``ssh://user@node1``); empty = the local
+    engine (DOCKER_HOST or the default socket). termrl's own trainer takes one; the TRL engine gives
+    process r the engine ``hosts[r % len(hosts)]``."""
+
+
+@dataclass
+class TRLSettings:
+    """The TRL engine (``termrl train --engine trl``, ``accelerate launch -m termrl.integrations.trl_main``).
+
+    The task, agent, reward, GRPO and optimizer sections mean what they mean for termrl's own trainer
+    (``termrl.integrations.trl`` maps them onto TRL's GRPOConfig); these settings are TRL's own.
+    Sharding (DeepSpeed ZeRO-3, FSDP) and the number of processes come from the accelerate config file."""
+
+    per_device_batch_size: int = 0
+    """Sequences per forward/backward on each process; 0 = all of the process's episodes of an optimizer
+    step at once. Smaller values accumulate gradients (same update, less memory)."""
+    gradient_checkpointing: bool = False
+    """Recompute activations in the backward pass (much less memory for long episodes, ~30% more compute)."""
+    bf16: bool = False
+    """Train in bfloat16 mixed precision (GPUs)."""
+    use_vllm: bool = False
+    """Generate through TRL's vLLM server (``trl vllm-serve`` / ``vllm serve``); false = the trainer's own model."""
+    vllm_server_base_url: str | None = None
+    """The vLLM server's root, e.g. ``http://10.0.0.1:8000`` (its OpenAI API is at ``/v1``)."""
+    report_to: str = "tensorboard"
+    """none | tensorboard | wandb | ... (transformers' reporting integrations)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Any further TRL GRPOConfig field, passed as is (e.g. ``vllm_importance_sampling_mode``)."""
+
+    def __post_init__(self) -> None:
+        check_range("trl", "per_device_batch_size", self.per_device_batch_size, low=0)
+
+
+@dataclass
 class TrainConfig:
     """A training run: top-level settings, then one section per component."""
 
@@ -241,6 +280,10 @@ class TrainConfig:
     """Judge-weight annealing towards tests only (off by default)."""
     logging: LoggingConfig = field(default_factory=LoggingConfig)
     """Extra metric sinks (W&B) beside metrics.jsonl and TensorBoard."""
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig)
+    """Which Docker engine(s) the episodes run on."""
+    trl: TRLSettings = field(default_factory=TRLSettings)
+    """Settings of the TRL engine only (``--engine trl``)."""
 
     def __post_init__(self) -> None:
         if not self.out_dir:
@@ -320,7 +363,8 @@ def _build(cls: type, data: dict[str, Any], where: str, file: str, base: Any = N
 
 SECTIONS = {"model": ModelConfig, "tasks": TasksConfig, "agent": AgentConfig, "weights": RewardWeights,
             "grpo": GRPOConfig, "optim": OptimConfig, "logging": LoggingConfig,
-            "sampling": DynamicSamplingConfig, "curriculum": CurriculumConfig, "anneal": AnnealConfig}
+            "sampling": DynamicSamplingConfig, "curriculum": CurriculumConfig, "anneal": AnnealConfig,
+            "sandbox": SandboxConfig, "trl": TRLSettings}
 
 MOVED = {"agent: judge": "judge (top level)", "agent: test_weight": "weights: test",
          "agent: judge_weight": "weights: judge"}

@@ -41,7 +41,8 @@ from termrl.errors import StorageError
 from termrl.rollout.engine import Rollout, RolloutEngine, TrajectoryStore
 from termrl.rollout.episode import EpisodeConfig
 from termrl.rollout.shutdown import STOP
-from termrl.sandbox.docker import DockerProvider
+from termrl.rollout.sequences import episode_sequence, token_mismatches
+from termrl.sandbox.hosts import docker_provider_for
 from termrl.sandbox.pool import PooledProvider
 from termrl.tasks import load_tasks
 from termrl.train import curriculum as cur
@@ -65,27 +66,24 @@ class Sample:
 
 
 def sample_from_episode(result: EpisodeResult) -> Sample | None:
-    """The token sequence of one episode, or None if it has no model tokens.
+    """The token sequence of one episode, or None if it has no model tokens or re-tokenised its history
+    (``termrl.rollout.sequences``: a misaligned episode is masked from the loss, never trained mis-masked).
 
     Raises:
         ValueError: a trainable segment without one sampled log-prob per token (the policy-gradient
             ratio needs them; a silent 0.0 would make it wrong).
     """
     segments = result.trajectory.segments if result.trajectory is not None else ()
-    tokens: list[int] = []
-    mask: list[float] = []
-    logp: list[float] = []
     for n, seg in enumerate(segments):
-        tokens += seg.token_ids
-        mask += [1.0 if seg.trainable else 0.0] * len(seg.token_ids)
         if seg.trainable and len(seg.logprobs) != len(seg.token_ids):
             raise ValueError(f"episode of {result.task!r}: trainable segment {n} has {len(seg.token_ids)} tokens but "
                              f"{len(seg.logprobs)} log-probs -- fix: sample with a policy that returns log-probs "
                              "(hf, or openai with logprobs on)")
-        logp += list(seg.logprobs) if seg.trainable else [0.0] * len(seg.token_ids)
-    if not any(mask):
+    seq = episode_sequence(result)
+    if seq is None:
         return None
-    return Sample(torch.tensor(tokens), torch.tensor(mask), torch.tensor(logp), 0.0)
+    return Sample(torch.tensor(seq.tokens), torch.tensor(seq.mask, dtype=torch.float32),
+                  torch.tensor(seq.logprobs, dtype=torch.float32), 0.0)
 
 
 def sample_from_row(row: dict[str, Any]) -> Sample | None:
@@ -177,7 +175,11 @@ class Trainer:
         params = [p for p in self.model.parameters() if p.requires_grad]
         self.optimizer = torch.optim.AdamW(params, lr=config.optim.lr, weight_decay=config.optim.weight_decay,
                                            betas=tuple(config.optim.betas), fused=True)
-        self.provider = PooledProvider(DockerProvider(engine_retry_s=config.engine_retry_s), size=config.warm_pool)
+        if len(config.sandbox.hosts) > 1:
+            raise ValueError(f"sandbox.hosts lists {len(config.sandbox.hosts)} engines, but termrl's own trainer runs "
+                             "on one -- list one, or train with --engine trl (one engine per process)")
+        self.provider = PooledProvider(docker_provider_for(config.sandbox.hosts, engine_retry_s=config.engine_retry_s),
+                                       size=config.warm_pool)
         judge = get_judge(config.judge) if config.judge != "none" else None
         self.episode_config = EpisodeConfig(judge=judge, weights=config.weights)
         agent_config = config.agent
@@ -285,9 +287,10 @@ class Trainer:
 
     def build_samples(self, rollout: Rollout) -> tuple[list[Sample], dict[str, float]]:
         g = self.config.grpo
-        samples, skipped, masked = [], 0, 0
+        samples, skipped, masked, misaligned = [], 0, 0, 0
         for name, results in rollout.groups.items():
             built = [sample_from_episode(r) if r.error is None else None for r in results]
+            misaligned += sum(r.error is None and token_mismatches(r) > 0 for r in results)
             valid = torch.tensor([b is not None for b in built])
             masked += int((~valid).sum())
             rewards = torch.tensor([r.reward for r in results])
@@ -299,7 +302,8 @@ class Trainer:
                 if sample is not None:
                     sample.advantage, sample.group = a, name
                     samples.append(sample)
-        return samples, {"groups_skipped_zero_variance": skipped, "episodes_masked": masked}
+        return samples, {"groups_skipped_zero_variance": skipped, "episodes_masked": masked,
+                         "episodes_misaligned": misaligned}
 
     def update(self, samples: list[Sample]) -> dict[str, float]:
         cfg, g = self.config, self.config.grpo

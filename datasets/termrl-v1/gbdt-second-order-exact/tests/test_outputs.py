@@ -5,6 +5,14 @@ import sys
 import time
 
 import pytest
+import resource
+
+
+def cpu_seconds():
+    """CPU time of this process and its finished children. Speed limits use it instead of wall-clock
+    time, which grows when other work loads the machine."""
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
 
 sys.path.insert(0, "/tests")
 import gb_ref  # noqa: E402
@@ -68,8 +76,8 @@ def test_predictions(kind, seed, n, d, params):
 
 def test_defaults_and_speed():
     X, y = data(9, 600, 6, "binary")
-    t = time.time()
+    t = cpu_seconds()
     model = gbdt.fit(X, y, n_estimators=30, max_depth=4)
-    assert time.time() - t < 30
+    assert cpu_seconds() - t < 30
     exp = gb_ref.fit(X, y, n_estimators=30, max_depth=4)
     assert list(map(float, gbdt.predict(model, X[:50]))) == pytest.approx(gb_ref.predict(exp, X[:50]), rel=1e-7)

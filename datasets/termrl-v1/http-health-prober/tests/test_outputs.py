@@ -9,6 +9,7 @@ import time
 import pytest
 
 HITS = {}
+ARRIVALS = []
 LOCK = threading.Lock()
 
 
@@ -36,6 +37,11 @@ class H(http.server.BaseHTTPRequestHandler):
             return self.reply(503, b"maintenance\n")
         if p == "/moved":
             return self.reply(301, b"", [("Location", "/ok")])
+        if p.startswith("/held/"):
+            with LOCK:
+                ARRIVALS.append(time.monotonic())
+            time.sleep(2.5)
+            return self.reply(200, b"late status=up\n")
         if p == "/slow":
             time.sleep(2.5)
             return self.reply(200, b"late status=up\n")
@@ -141,13 +147,20 @@ def test_retries(base, tmp_path):
 
 
 def test_concurrent_probing(base, tmp_path):
-    checks = [{"name": f"s{i}", "url": base + "/slow", "timeout": 1.0} for i in range(5)]
+    checks = [{"name": f"s{i}", "url": base + f"/held/{i}", "timeout": 1.0} for i in range(5)]
     checks.append({"name": "fine", "url": base + "/ok"})
+    with LOCK:
+        ARRIVALS.clear()
     rc, data, dt = probe(tmp_path, checks)
     assert [r["name"] for r in data["results"]] == [c["name"] for c in checks]
     assert all(r["error"] == "timeout" for r in data["results"][:5])
     assert data["results"][5]["ok"] is True
-    assert dt < 3.0, f"took {dt:.1f}s: checks are not probed concurrently"
+    # Concurrency seen by the server, not by a stopwatch: all five slow checks must have arrived before
+    # the first of them could time out (1 s); one after another they would arrive >= 1 s apart.
+    with LOCK:
+        arrivals = sorted(ARRIVALS)
+    assert len(arrivals) == 5, arrivals
+    assert arrivals[-1] - arrivals[0] < 0.9, "checks are not probed concurrently"
 
 
 def test_all_ok_exit_zero(base, tmp_path):

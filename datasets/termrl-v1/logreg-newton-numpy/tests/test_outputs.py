@@ -4,6 +4,15 @@ import warnings
 
 import numpy as np
 import pytest
+import resource
+import time
+
+
+def cpu_seconds():
+    """CPU time of this process and its finished children. Speed limits use it instead of wall-clock
+    time, which grows when other work loads the machine."""
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
 
 sys.modules["sklearn"] = None
 sys.modules["statsmodels"] = None
@@ -82,9 +91,9 @@ def test_large_features_nearly_separable():
 def test_bigger_problem_is_fast():
     import time
     X, y = data(5, 20000, 30, sep=3.0)
-    t = time.time()
+    t = cpu_seconds()
     check(X, y, 1e-4)
-    assert time.time() - t < 20
+    assert cpu_seconds() - t < 20
 
 
 def test_predict_proba_stable():

@@ -3,15 +3,23 @@ import random
 import subprocess
 import tempfile
 import time
+import resource
+
+
+def cpu_seconds():
+    """CPU time of this process and its finished children. Speed limits use it instead of wall-clock
+    time, which grows when other work loads the machine."""
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
 
 
 def run(nums):
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as fh:
         fh.write("".join(f"{n}\n" for n in nums))
     try:
-        t = time.time()
+        t = cpu_seconds()
         proc = subprocess.run(["python3", "/app/power.py", fh.name], capture_output=True, text=True, timeout=60)
-        elapsed = time.time() - t
+        elapsed = cpu_seconds() - t
     finally:
         os.unlink(fh.name)
     assert proc.returncode == 0, proc.stderr[-2000:]

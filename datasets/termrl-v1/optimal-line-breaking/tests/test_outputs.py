@@ -3,6 +3,14 @@ import subprocess
 import time
 
 import pytest
+import resource
+
+
+def cpu_seconds():
+    """CPU time of this process and its finished children. Speed limits use it instead of wall-clock
+    time, which grows when other work loads the machine."""
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
 
 
 def opt_cost(words, N):
@@ -94,9 +102,9 @@ def test_large_paragraph_fast():
     rng = random.Random(9)
     words = [rng.choice(["lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit"]) for _ in range(4000)]
     text = " ".join(words) + "\n"
-    t = time.time()
+    t = cpu_seconds()
     out = run(text, 72)
-    assert time.time() - t < 30
+    assert cpu_seconds() - t < 30
     check(text, 72, out)
 
 

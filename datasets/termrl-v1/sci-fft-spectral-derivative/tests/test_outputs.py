@@ -6,6 +6,14 @@ import numpy as np
 
 sys.path.insert(0, "/app")
 from spectral.deriv import derivative  # noqa: E402
+import resource
+
+
+def cpu_seconds():
+    """CPU time of this process and its finished children. Speed limits use it instead of wall-clock
+    time, which grows when other work loads the machine."""
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
 
 
 def trig_poly(rng, n, length, deg):
@@ -70,8 +78,8 @@ def test_large_fast():
     n = 2 ** 20
     x = np.arange(n) * 10.0 / n
     f = np.sin(2 * np.pi * 3 * x / 10.0) + np.cos(2 * np.pi * 50 * x / 10.0)
-    t = time.time()
+    t = cpu_seconds()
     d = derivative(f, 10.0, 1)
-    assert time.time() - t < 10
+    assert cpu_seconds() - t < 10
     want = 2 * np.pi * 3 / 10 * np.cos(2 * np.pi * 3 * x / 10) - 2 * np.pi * 50 / 10 * np.sin(2 * np.pi * 50 * x / 10)
     assert np.max(np.abs(d - want)) < 1e-8 * np.max(np.abs(want))

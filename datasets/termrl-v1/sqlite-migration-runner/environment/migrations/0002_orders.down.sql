@@ -1,0 +1,2 @@
+DROP TRIGGER orders_touch;
+DROP TABLE orders;
