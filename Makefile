@@ -1,11 +1,16 @@
 # Both targets do all set-up first (idempotent): Debian packages, dockerd, .venv, base images.
-.PHONY: setup test run examples validate-dataset bench clean
+.PHONY: setup test unit run examples validate-dataset bench clean
 
 setup:
 	bash scripts/setup.sh
 
+# Unit and integration tests (real Docker, real model): the whole suite.
 test: setup
 	.venv/bin/python -m pytest -q -ra
+
+# Unit tests only: no Docker, no model load, under a minute (tests/conftest.py marks the rest `integration`).
+unit:
+	.venv/bin/python -m pytest -q -ra -m "not integration"
 
 # The main job: GRPO training of the embedded SmolLM2 on CPU (configs/cpu-smollm2.yaml, <= 60 min).
 run: setup

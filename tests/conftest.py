@@ -1,4 +1,11 @@
-"""Shared fixtures. Tests use the real Docker engine and the local base images (make test sets both up)."""
+"""Shared fixtures. Tests use the real Docker engine and the local base images (make test sets both up).
+
+Two kinds of test live here. Unit tests need neither Docker nor the model and run in seconds
+(`make unit`, i.e. `pytest -m "not integration"`). Integration tests use the real Docker engine or load the
+real model; `pytest_collection_modifyitems` below marks them `integration` by the fixtures they use, by the
+`docker` marker, or by module (modules that drive Docker or the model through the CLI or a subprocess, where no
+fixture shows it). `make test` runs both kinds.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +17,24 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "datasets" / "examples"
+
+# Fixtures that start containers, build images or load the model: a test that uses one is an integration test.
+INTEGRATION_FIXTURES = {"docker_provider", "docker_client", "sandbox", "task_factory", "provider", "sandbox_provider",
+                        "real_runs", "hf_policy"}
+# Modules whose tests reach Docker or the model without one of those fixtures (CLI runs, subprocesses, engines).
+INTEGRATION_MODULES = {
+    "test_cli", "test_csv_import", "test_curriculum_e2e", "test_episodes", "test_faults",
+    "test_hosts", "test_images", "test_interrupt", "test_openai_server", "test_report", "test_smollm2_episodes",
+    "test_train", "test_train_report", "test_trl", "test_zz_no_leftovers", "test_sandbox_conformance",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        module = item.module.__name__.rsplit(".", 1)[-1] if getattr(item, "module", None) else ""
+        if (module in INTEGRATION_MODULES or item.get_closest_marker("docker")
+                or INTEGRATION_FIXTURES & set(getattr(item, "fixturenames", ()))):
+            item.add_marker(pytest.mark.integration)
 
 
 @pytest.fixture(scope="session")

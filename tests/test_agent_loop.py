@@ -2,35 +2,18 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from termrl.agent.loop import AgentConfig, TermAgent
 from termrl.errors import PolicyError
+from termrl.policies.scripted import ScriptedPolicy
 from termrl.tasks import load_task
 from termrl.types import Generation, Message
 
 
-class Replay:
-    """Replays fixed generations (a stand-in for a model in unit tests of the loop)."""
-
-    name = "replay"
-
-    def __init__(self, replies, delay: float = 0.0):
-        self.replies = list(replies)
-        self.delay = delay
-        self.seen: list[list[Message]] = []
-
-    def generate(self, messages, *, tools=None, max_tokens=512, temperature=0.7):
-        self.seen.append(list(messages))
-        time.sleep(self.delay)
-        if not self.replies:
-            raise PolicyError("replay ran out of replies")
-        reply = self.replies.pop(0)
-        if isinstance(reply, Exception):
-            raise reply
-        return reply if isinstance(reply, Generation) else Generation(text=reply)
+def _seen(agent) -> list[list[Message]]:
+    """The messages of every call the agent made to its ScriptedPolicy, in order."""
+    return [messages for messages, _tools in agent.policy.calls]
 
 
 @pytest.fixture
@@ -39,7 +22,7 @@ def task(task_factory):
 
 
 def run(task, sandbox, replies, **config):
-    agent = TermAgent(Replay(replies), AgentConfig(**config))
+    agent = TermAgent(ScriptedPolicy(replies), AgentConfig(**config))
     return agent, agent.run(task, sandbox)
 
 
@@ -62,7 +45,7 @@ def test_runs_until_finish_and_records_everything(task, sandbox):
     assert sandbox.exec("cat /app/out.txt").output == "done\n"
     assert "never runs" not in str(traj.steps[3].observations)
     # The model saw the observations of earlier turns.
-    assert "out.txt" in agent.policy.seen[2][-1].content or "wrote" in agent.policy.seen[2][-1].content
+    assert "out.txt" in _seen(agent)[2][-1].content or "wrote" in _seen(agent)[2][-1].content
     assert traj.messages[0].role == "system" and traj.messages[1].content == task.instruction
 
 
@@ -72,7 +55,7 @@ def test_parse_errors_are_explained_and_end_the_episode(task, sandbox):
     traj = outcome.trajectory
     assert traj.end_reason == "parse_errors" and len(traj.steps) == 3
     assert all(s.parse_error for s in traj.steps)
-    feedback = agent.policy.seen[1][-1]
+    feedback = _seen(agent)[1][-1]
     assert feedback.role == "user" and "could not be used" in feedback.content and "<bash>" in feedback.content
 
 
@@ -98,7 +81,7 @@ def test_wall_clock_truncates(task_factory, sandbox):
     task_dir = task_factory()
     toml = task_dir / "task.toml"
     toml.write_text(toml.read_text().replace("[agent]\ntimeout_sec = 60", "[agent]\ntimeout_sec = 2"))
-    agent = TermAgent(Replay(["<bash>sleep 30</bash>", "<bash>true</bash>"]), AgentConfig())
+    agent = TermAgent(ScriptedPolicy(["<bash>sleep 30</bash>", "<bash>true</bash>"]), AgentConfig())
     outcome = agent.run(load_task(task_dir), sandbox)
     traj = outcome.trajectory
     assert outcome.truncated and traj.end_reason == "timeout"
@@ -106,7 +89,14 @@ def test_wall_clock_truncates(task_factory, sandbox):
 
 
 def test_policy_failure_is_recorded_not_raised(task, sandbox):
-    _, outcome = run(task, sandbox, ["<bash>true</bash>", PolicyError("server said 500")])
+    replies = iter(["<bash>true</bash>"])
+
+    def first_then_a_server_error(messages):
+        for reply in replies:
+            return reply
+        raise PolicyError("server said 500")
+
+    _, outcome = run(task, sandbox, first_then_a_server_error)
     error = outcome.error
     assert error.boundary == "policy" and "500" in error.message
     assert len(outcome.trajectory.steps) == 1
@@ -134,4 +124,4 @@ def test_other_formats_drive_the_same_tools(task, sandbox, fmt, replies):
     agent, outcome = run(task, sandbox, replies, action_format=fmt)
     assert outcome.trajectory.end_reason == "finished"
     assert sandbox.exec("cat /app/out.txt").output == "done\n"
-    assert agent.policy.seen[1][-1].role in ("user", "tool")
+    assert _seen(agent)[1][-1].role in ("user", "tool")

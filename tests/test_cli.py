@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import docker
 from conftest import EXAMPLES
 
 TERMRL = [str(Path(sys.executable).with_name("termrl"))]
@@ -73,17 +74,38 @@ def test_tasks_list_and_show():
     assert "harbor" in shown and "instruction" in shown and "test.sh" in shown
 
 
-def test_clean_leaves_live_runs_alone():
-    proc = termrl("clean")
-    assert "removed" in proc.stdout
+def test_clean_removes_containers_of_dead_owners_and_leaves_live_ones(docker_client):
+    from termrl.sandbox.reaper import LABEL, owner_labels
 
-
-def test_clean_removes_orphans(docker_client):
-    orphan = docker_client.containers.create("termrl/base:bookworm", ["sleep", "infinity"],
-                                             labels={"termrl": "1", "termrl.owner_pid": "4194300"})
-    proc = termrl("clean")
-    assert orphan.name in proc.stdout
-    assert not docker_client.containers.list(all=True, filters={"id": orphan.id})
+    owner = subprocess.Popen(["sleep", "60"])
+    dead_labels = owner_labels(owner.pid)  # the full label set the reaper checks: boot id, pid namespace, start
+    owner.kill()
+    owner.wait()
+    made = []
+    try:
+        dead = docker_client.containers.create("termrl/base:bookworm", ["sleep", "infinity"],
+                                               labels={LABEL: "1", **dead_labels})
+        made.append(dead)
+        legacy = docker_client.containers.create("termrl/base:bookworm", ["sleep", "infinity"],  # pid-only labels
+                                                 labels={LABEL: "1", f"{LABEL}.owner_pid": str(owner.pid)})
+        made.append(legacy)
+        live = docker_client.containers.create("termrl/base:bookworm", ["sleep", "infinity"],
+                                               labels={LABEL: "1", **owner_labels()})  # owned by this test
+        made.append(live)
+        proc = termrl("clean")
+        # A proven orphan (full labels) is reaped by any termrl process that starts a provider on this engine,
+        # this clean or another run's, so only its absence is certain; pid-only labels are clean's alone.
+        assert legacy.name in proc.stdout
+        assert live.name not in proc.stdout + proc.stderr
+        assert not docker_client.containers.list(all=True, filters={"id": dead.id})
+        assert not docker_client.containers.list(all=True, filters={"id": legacy.id})
+        assert docker_client.containers.list(all=True, filters={"id": live.id})
+    finally:
+        for container in made:
+            try:
+                container.remove(force=True)
+            except docker.errors.NotFound:
+                pass
 
 
 def test_a_trainer_error_exits_2_with_a_message(tmp_path):

@@ -1,11 +1,13 @@
 """termrl-v1 in CI: every task loads with the required parts; a rotating sample plus every task
 changed since its recorded validation (datasets/termrl-v1/validation.json) is validated for real.
+The sample is deterministic: it rotates with the commit under test (`git rev-parse HEAD`), not with the date,
+so a rerun of one commit validates the same tasks. Outside a git checkout it is the first tasks by name.
 The full validation (3 repeats, every task) is `make validate-dataset`."""
 
 from __future__ import annotations
 
-import datetime as dt
 import shutil
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -70,10 +72,35 @@ def test_relabelling_keeps_the_digest_and_other_edits_change_it(tmp_path):
     assert task_digest(task) != before
 
 
+def _rotation() -> int:
+    """The commit under test as a number (0 when this is not a git checkout or git is missing)."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=DATASET, capture_output=True, text=True,
+                              timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return 0
+    try:
+        return int(head, 16)
+    except ValueError:
+        return 0
+
+
+def test_the_sample_is_fixed_by_the_commit():
+    tasks = sorted(_tasks(), key=lambda t: t.name)
+    assert [t.name for t in _to_validate()] == [t.name for t in _to_validate()]
+    assert _start(0, len(tasks)) == 0
+    starts = {_start(rotation, len(tasks)) for rotation in range(len(tasks))}
+    assert len(starts) > 1, "the sample must move from one commit to the next"
+
+
+def _start(rotation: int, count: int) -> int:
+    return (rotation * SAMPLE) % max(count, 1)
+
+
 def _to_validate():
     tasks = sorted(_tasks(), key=lambda t: t.name)
     changed = {t.name for t in changed_tasks(tasks, DATASET)}
-    start = (dt.date.today().toordinal() * SAMPLE) % max(len(tasks), 1)
+    start = _start(_rotation(), len(tasks))
     rotating = {t.name for t in (tasks + tasks)[start:start + SAMPLE]}
     return [t for t in tasks if t.name in changed | rotating]
 

@@ -44,7 +44,7 @@ def tasks_difficulty(
     except (TermrlError, ValueError) as exc:
         fail(str(exc))
     label = key or policy_key(agent if agent != "termrl" else policy, model)
-    report, results = run_all(tasks, make_agent, None, episode_config(None, True), k, jobs, out, "difficulty")
+    report, results = run_all(tasks, make_agent, episode_config(None, True, None), k, jobs, out, "difficulty")
     by_task = {t.name: t for t in report.tasks}
     estimates, errors = [], {}
     for name, task in sorted(by_task.items()):

@@ -234,6 +234,21 @@ class _AttachedShell:
             pass
 
 
+def _archive(container, path: str, where: str) -> bytes | None:
+    """``path`` (file, link or folder) from ``container`` as a tar archive; None if absent.
+
+    Raises:
+        SandboxError: the engine refused (``where`` says which copy, for the message).
+    """
+    try:
+        stream, _ = container.get_archive(path)
+        return b"".join(stream)
+    except docker.errors.NotFound:
+        return None
+    except docker.errors.APIError as exc:
+        raise SandboxError(f"cannot read {path}{where}: {exc}") from exc
+
+
 class DockerSandbox:
     """A started container. Implements the ``Sandbox`` protocol."""
 
@@ -581,13 +596,7 @@ class DockerSandbox:
     def read_archive(self, path: str) -> bytes | None:
         """``path`` (file, link or folder) as a tar archive from the container; None if absent."""
         self._check_open()
-        try:
-            stream, _ = self.container.get_archive(path)
-            return b"".join(stream)
-        except docker.errors.NotFound:
-            return None
-        except docker.errors.APIError as exc:
-            raise SandboxError(f"cannot read {path}: {exc}") from exc
+        return _archive(self.container, path, "")
 
     def is_dir(self, path: str) -> bool:
         """Whether ``path`` is a folder now (not a link): from the upper layer when local, else a stat
@@ -742,13 +751,7 @@ class PristineImage:
 
     def archive(self, path: str) -> bytes | None:
         """``path`` from the image as a tar archive (links stay links); None if the image lacks it."""
-        try:
-            stream, _ = self.container.get_archive(path)
-            return b"".join(stream)
-        except docker.errors.NotFound:
-            return None
-        except docker.errors.APIError as exc:
-            raise SandboxError(f"cannot read {path} from the image: {exc}") from exc
+        return _archive(self.container, path, " from the image")
 
     def close(self) -> None:
         try:
