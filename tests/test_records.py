@@ -25,7 +25,8 @@ def _trajectory() -> Trajectory:
 
 def _episode(**changes) -> EpisodeResult:
     verifier = VerifierResult(reward=1.0, tests={"t1": True, "t2": False}, reward_source="reward.txt", exit_code=0,
-                              timed_out=False, output="2 passed", duration_s=1.25, problem=None)
+                              timed_out=False, output="2 passed", duration_s=1.25, problem=None,
+                              tampered=("/usr/bin/pytest",))
     fields = dict(
         task="task-a", agent="termrl", tests={"t1": True, "t2": False}, terminated=True, truncated=False,
         error=None, duration_s=12.5,
