@@ -189,6 +189,12 @@ class StreamShell:
         return reply
 
     def close(self) -> None:
+        # shutdown() first: a bare close() does not wake another thread blocked in recv() on this socket (an
+        # episode's command while a stop closes its sandbox); shutdown() makes that recv() return end-of-stream.
+        try:
+            self._sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         try:
             self._sock.close()
         except OSError:
