@@ -326,6 +326,12 @@ def test_unknown_path_is_404(service):
     assert call("GET", "/no-such-thing")[0] == 404
 
 
+def test_errors_are_json(service):
+    status, body, kind = call("GET", "/no-such-thing/" + os.urandom(3).hex())
+    assert status == 404 and kind.startswith("application/json")
+    assert isinstance(json.loads(body), dict)
+
+
 def test_endpoints(service):
     if "greeting" in ENDPOINTS:
         status, body, _ = call("GET", "/greeting")
@@ -550,7 +556,7 @@ def _break_config(rng: random.Random, fmt: str, text: str, port: int) -> tuple[s
     """(broken config text, repair step, plausible wrong step) for a config that does not parse."""
     if fmt == "json":
         broken = text.replace("\n}", ",\n}")
-        return broken, "python3 - <<'PY'\nimport re\nfrom pathlib import Path\np = Path(CONFIG)\n" \
+        return broken, "python3 - <<'PY'\nimport re\nfrom pathlib import Path\np = Path(\"CONFIG\")\n" \
                        "p.write_text(re.sub(r\",\\s*}\", \"\\n}\", p.read_text()))\nPY", \
             "sed -i '$d' CONFIG"
     if fmt == "ini":
@@ -559,7 +565,7 @@ def _break_config(rng: random.Random, fmt: str, text: str, port: int) -> tuple[s
         key = "name"
         broken = "".join(f"{line.split(' = ')[0]} = {json.loads(line.split(' = ', 1)[1])}\n"
                          if line.startswith(f"{key} = ") else line for line in text.splitlines(keepends=True))
-        return broken, ("python3 - <<'PY'\nfrom pathlib import Path\np = Path(CONFIG)\nlines = []\n"
+        return broken, ("python3 - <<'PY'\nfrom pathlib import Path\np = Path(\"CONFIG\")\nlines = []\n"
                         "for line in p.read_text().splitlines():\n    k, _, v = line.partition(' = ')\n"
                         "    lines.append(f'{k} = \"{v}\"' if k == 'name' else line)\n"
                         "p.write_text('\\n'.join(lines) + '\\n')\nPY"), \
@@ -584,9 +590,9 @@ def _repair_instance(rng, fmt, name, port, config, config_path, data_dir, server
     steps: list[tuple[str, str, str]] = []  # (wrong name, right step, wrong step)
     if setup_fault == "foreground":
         start = start.replace("nohup ", "").replace(" > /app/service.log 2>&1 &", "")
-        steps.append(("wrong_start_still_blocks.sh",
+        steps.append(("wrong_nohup_without_background.sh",
                       "sed -i 's|^\\(python3 /app/server.py.*\\)$|nohup \\1 > /app/service.log 2>\\&1 \\&|' /app/start.sh",
-                      "sed -i 's|^\\(python3 /app/server.py.*\\)$|\\1 \\&|' /app/start.sh"))
+                      "sed -i 's|^\\(python3 /app/server.py.*\\)$|nohup \\1 > /app/service.log 2>\\&1|' /app/start.sh"))
     elif setup_fault == "config_syntax":
         config_text, right, bad = _break_config(rng, fmt, config_text, port)
         steps.append(("wrong_config_repair.sh", right.replace("CONFIG", config_path),

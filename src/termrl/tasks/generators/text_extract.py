@@ -536,7 +536,8 @@ def make(rng: random.Random, difficulty: int) -> Instance:
     instruction = f"""
 Documents are in {where}. Write `/app/extract.py`: `python3 /app/extract.py DOCS OUT` reads every document
 under the folder DOCS and writes the files below into the folder OUT (creating it). Then run it:
-`python3 /app/extract.py /app/docs /app/out`. The tests also run it on other documents of the same kinds.
+`python3 /app/extract.py /app/docs /app/out`, and leave the documents in place. The tests also run it on
+other documents of the same kinds.
 
 {formats_line}
 
