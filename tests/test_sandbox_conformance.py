@@ -1,7 +1,9 @@
 """termrl's own providers under the packaged conformance suite (termrl.sandbox.conformance).
 
-Every test of the suite runs once per provider below: the plain Docker provider and the warm pool in
-front of it. (A multi-host setup is a Docker provider per host, see sandbox/hosts.py: the same class.)
+Every test of the suite runs once per provider below: the plain Docker provider, the warm pool in
+front of it, and the multi-host provider (two URLs of this machine's engine -- /run/docker.sock and
+/var/run/docker.sock -- so placement, its sandbox wrapper and its per-host pools are all in the path;
+tests/test_multihost.py covers a second, real engine and failover).
 """
 
 from __future__ import annotations
@@ -23,7 +25,13 @@ def _pooled():
     return PooledProvider(_docker(), size=1, workers=1)
 
 
-PROVIDERS = {"docker": _docker, "pooled": _pooled}
+def _multihost():
+    from termrl.sandbox.multihost import MultiHostProvider
+
+    return MultiHostProvider(["unix:///run/docker.sock", "unix:///var/run/docker.sock"], capacity=8, pool_size=1)
+
+
+PROVIDERS = {"docker": _docker, "pooled": _pooled, "multihost": _multihost}
 
 
 @pytest.fixture(params=sorted(PROVIDERS), scope="module")
