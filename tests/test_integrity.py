@@ -153,6 +153,8 @@ def test_audit_catches_what_a_live_service_did_during_the_tests(tmp_path):
     # pytest said a test failed, yet the reward file says 1: the verdict was overwritten
     assert "/logs/verifier/reward.txt" in _audit(task, _Run("1 failed, 2 passed in 0.5s", 0, sums=dict(sums)), {}, 1.0)
     assert _audit(task, _Run("1 failed, 2 passed in 0.5s", 0, sums=dict(sums)), {}, 0.0) == {}
+    nested = "PASSES\n(a test's own pytest run) 3 failed in 0.1s\n==== 4 passed in 2.0s ===="
+    assert _audit(task, _Run(nested, 0, sums=dict(sums)), {}, 1.0) == {}  # only the outer, last, summary counts
     changed = dict(sums, **{next(iter(sums)): "0" * 32}, **{"/tests/conftest.py": "1" * 32, "/tests/out.txt": "2" * 32})
     found = _audit(task, _Run("", 0, sums=changed, late=["/pytest.ini"]), {}, 0.0)
     assert set(found) == {next(iter(sums)), "/tests/conftest.py", "/pytest.ini"}  # a new data file is fine

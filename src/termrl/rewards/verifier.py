@@ -217,8 +217,7 @@ def _audit(task: Task, run: _Run, tests: dict[str, bool], reward: float | None) 
     Services stay up through the tests (they are often the deliverable), so they could write the
     verdict, or change the tests under pytest. After the test script the runner stops everything and
     reports: result files changed after the script ended, and the digests of /tests. A full score
-    is also checked against what pytest itself printed into this exec's output, which no other
-    process can take back.
+    is also checked against the last summary line pytest printed into this exec's output.
     """
     found: dict[str, str] = {}
     for path in run.late:
@@ -233,9 +232,10 @@ def _audit(task: Task, run: _Run, tests: dict[str, bool], reward: float | None) 
             if path.rsplit("/", 1)[-1] in _RUN_CONFIGS:
                 found[path] = "a pytest configuration file added to /tests during the tests"
     if reward is not None and reward >= 1.0 and task.format != "tb1":
-        failing = [m.group(1) for m in _PYTEST_SUMMARY.finditer(run.output) if _FAILED.search(m.group(1))]
-        if failing:
-            found[f"{LOGS}/reward.txt"] = (f"full reward written, but pytest reported '{failing[-1]}' in the test "
+        # The last summary line is the outer pytest's (-rA may show a nested run's output before it).
+        summaries = [m.group(1) for m in _PYTEST_SUMMARY.finditer(run.output)]
+        if summaries and _FAILED.search(summaries[-1]):
+            found[f"{LOGS}/reward.txt"] = (f"full reward written, but pytest reported '{summaries[-1]}' in the test "
                                            "output (the results were overwritten by another process)")
     return found
 
