@@ -108,6 +108,18 @@ class RolloutEngine:
             self.on_episode(result)
         return result
 
+    async def _expect(self, todo: list[tuple[Task, int]]) -> None:
+        """Tell a pooling provider which episodes are coming, in order: it starts their containers ahead
+        (while the first episodes generate) and never starts one nobody will use."""
+        if not hasattr(self.provider, "expect") or STOP.requested:
+            return
+        for task in {id(t): t for t, _ in todo}.values():
+            try:
+                image = await asyncio.to_thread(self.provider.image_for, task, self.config.image_config)
+            except TermrlError:
+                continue  # the episodes themselves will record the failure
+            self.provider.expect(sandbox_spec(task, image, self.config), sum(t is task for t, _ in todo))
+
     def _attempt(self, task: Task) -> tuple[EpisodeResult, str | None]:
         """One run of an episode, and (when it failed) the Docker host that died under it, if one did."""
         result = run_episode(task, self.make_agent(), self.provider, self.config)
@@ -120,19 +132,10 @@ class RolloutEngine:
     async def run_async(self, tasks: list[Task], group_size: int, step: int = 0) -> Rollout:
         done = self.store.finished()
         sem = asyncio.Semaphore(self.max_concurrency)
-        if hasattr(self.provider, "warm") and not STOP.requested:  # start containers while the first ones generate
-            for task in tasks:
-                try:
-                    image = await asyncio.to_thread(self.provider.image_for, task, self.config.image_config)
-                except TermrlError:
-                    continue  # the episodes themselves will record the failure
-                self.provider.warm(sandbox_spec(task, image, self.config), min(group_size, self.max_concurrency))
-        jobs: dict[str, asyncio.Task] = {}
-        for task in tasks:
-            for i in range(group_size):
-                key = self.store.key(step, task.name, i)
-                if key not in done:
-                    jobs[key] = asyncio.create_task(self._episode(sem, task, step, i))
+        todo = [(task, i) for task in tasks for i in range(group_size) if self.store.key(step, task.name, i) not in done]
+        await self._expect(todo)
+        jobs = {self.store.key(step, task.name, i): asyncio.create_task(self._episode(sem, task, step, i))
+                for task, i in todo}
         results = {key: episode_from_row(done[key]) for key in (self.store.key(step, t.name, i) for t in tasks
                                                                 for i in range(group_size)) if key in done}
         for key, job in jobs.items():
@@ -161,14 +164,7 @@ class RolloutEngine:
         done = self.store.finished()
         sem = asyncio.Semaphore(self.max_concurrency)
         todo = [sample for key, sample in zip(keys, samples) if key not in done]
-        if hasattr(self.provider, "warm") and not STOP.requested:  # start containers while the first ones generate
-            for task in {id(t): t for t, _ in todo}.values():
-                try:
-                    image = await asyncio.to_thread(self.provider.image_for, task, self.config.image_config)
-                except TermrlError:
-                    continue  # the episodes themselves will record the failure
-                count = sum(t is task for t, _ in todo)
-                self.provider.warm(sandbox_spec(task, image, self.config), min(count, self.max_concurrency))
+        await self._expect(todo)
         jobs = {key: asyncio.create_task(self._episode(sem, task, step, index))
                 for key, (task, index) in zip(keys, samples) if key not in done}
         results: dict[str, EpisodeResult | None] = {key: episode_from_row(done[key]) for key in keys if key in done}

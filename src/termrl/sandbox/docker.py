@@ -438,7 +438,8 @@ class DockerSandbox:
     @_at_boundary
     def upload_dir(self, local: Path, remote: str) -> None:
         self._check_open()
-        self.run(["rm", "-rf", remote], timeout=60)
+        if self._exists(remote):  # asked through the API: no process starts for a path that is absent
+            self.run(["rm", "-rf", remote], timeout=60)
         buf = io.BytesIO()
         with tarfile.open(fileobj=buf, mode="w") as tar:
             tar.add(str(local), arcname=remote.strip("/"))
@@ -462,6 +463,15 @@ class DockerSandbox:
                         name = member.name[2:] if member.name.startswith("./") else member.name
                         files[name] = handle.read()
         return files
+
+    def _exists(self, path: str) -> bool:
+        """Whether ``path`` exists in the container (the engine's archive stat; True when it cannot tell)."""
+        try:
+            res = self.api.head(self.api._url("/containers/{0}/archive", self.container.id), params={"path": path},
+                                timeout=30)
+        except Exception:  # noqa: BLE001 -- unknown: assume it is there, the rm decides
+            return True
+        return res.status_code != 404
 
     def _put(self, at: str, archive: bytes, what: str) -> None:
         try:

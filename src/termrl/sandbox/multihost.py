@@ -246,6 +246,14 @@ class MultiHostProvider:
         for host in hosts:
             host.provider.warm(replace(spec, image=host.tags.get(spec.image, spec.image)), share)
 
+    def expect(self, spec: SandboxSpec, count: int) -> None:
+        """``count`` episodes of ``spec`` are coming: each live pooling host expects its share of them."""
+        hosts = [h for h in self._live() if isinstance(h.provider, PooledProvider) and spec.image not in h.lacks]
+        for i, host in enumerate(hosts):
+            share = count // len(hosts) + (1 if i < count % len(hosts) else 0)
+            if share:
+                host.provider.expect(replace(spec, image=host.tags.get(spec.image, spec.image)), share)
+
     def usage(self) -> dict[str, int]:
         """Sandboxes started per host so far (URL -> count)."""
         return {h.url: h.starts for h in self.hosts}
