@@ -434,7 +434,7 @@ def _records(rng: random.Random, steps, plain, difficulty: int, n: int, first_ui
     uids = rng.sample(range(first_uid, first_uid + 50_000), n)
     for i, uid in enumerate(uids):
         v1 = _v1_record(rng, uid, needs, plain, i)
-        version = 1 if difficulty == 1 else [1, 2, *range(1, target + 1)][i % (target + 1)]
+        version = 1 if difficulty == 1 else [*range(1, target + 1), 1][i % (target + 1)]  # every version, v1 most
         doc = _at_version(v1, steps, version, legacy_unversioned=difficulty == 3)
         name = f"{rng.choice(WORDS)}-{uid}.json" if storage.key == "dir" else str(i + 1 if storage.key == "sqlite" else i)
         stored.append((name, doc))
@@ -496,7 +496,7 @@ def make(rng: random.Random, difficulty: int) -> Instance:
                 "through every later step in order, one already at the newest version is kept as it is."
                 + (" Legacy records have no `schema_version` key at all: they are v1." if difficulty == 3 else ""))
     instruction = f"""
-`/app/data/{storage.src}` holds user records: {storage.describe.replace("SRC", storage.src)}.
+`/app/data/{storage.src}` holds user records: {storage.describe.split("; ")[0].replace("SRC", storage.src)}.
 Their schema changed over time; `/app/docs/CHANGES.md` lists every step from v1 to the newest version,
 v{target}. {versions}
 
