@@ -29,7 +29,7 @@ from termrl.tasks.generators._common import WORDS, Family, Instance, bullet_list
 # the words of such lists as names, and a format is structure, not a name)
 CONFIG_FILE = {"json": "service.json", "ini": "service.ini", "toml": "service.toml", "env": "service.env"}
 SIMPLE = ("greeting", "echo", "static")
-SERVICE_KINDS = ["api", "status", "svc", "gateway", "backend"]
+SERVICE_KINDS = ["api", "svc", "gateway", "backend", "relay"]  # a name pool (the measure blanks these)
 STATEFUL = ("kv", "counter", "items")
 
 LOADERS = {

