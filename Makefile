@@ -6,7 +6,7 @@ setup:
 
 # Unit and integration tests (real Docker, real model): the whole suite.
 test: setup
-	.venv/bin/python -m pytest -q -ra
+	.venv/bin/python -m pytest -q -ra --durations=30
 
 # Unit tests only: no Docker, no model load, under a minute (tests/conftest.py marks the rest `integration`).
 unit:

@@ -100,6 +100,10 @@ def main() -> None:
                           f"stage {m.get('curriculum/stage', '-')}", flush=True)
 
                 trainer.train(progress=progress)
+                from termrl.rollout.shutdown import STOP
+
+                if STOP.requested:  # stopped: no "after" figure from a half-run evaluation; rerun to resume
+                    raise SystemExit(f"stopped ({STOP.reason}); rerun the same command to resume")
                 after = held_out(trainer)  # train() closed the pool: it now starts sandboxes on demand
                 after["minutes"] = round((time.monotonic() - started) / 60, 1)
                 after["steps"] = trainer.step
@@ -136,4 +140,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from termrl.rollout.shutdown import STOP
+
+    with STOP.installed(30.0):  # SIGTERM/SIGINT: in-flight episodes recorded, sandboxes removed, resumable
+        main()

@@ -72,6 +72,11 @@ def main() -> None:
 
     trainer.config.eval_every = 0
     trainer.train(progress=progress)
+    from termrl.rollout.shutdown import STOP
+
+    if STOP.requested:  # stopped: no "after" figure from a half-run evaluation; rerun to resume
+        trainer.close()
+        raise SystemExit(f"stopped ({STOP.reason}); rerun the same command to resume")
     after = _eval(trainer, "after")  # train() closed the pool: it now starts sandboxes on demand
     trainer.close()
 
@@ -97,4 +102,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from termrl.rollout.shutdown import STOP
+
+    with STOP.installed(30.0):  # SIGTERM/SIGINT: in-flight episodes recorded, sandboxes removed, resumable
+        main()

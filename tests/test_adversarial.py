@@ -84,7 +84,7 @@ def test_tricks_score_zero_and_are_flagged(docker_provider, impossible_task, chu
             problems.append(f"{trick.name}: not flagged as tampered (trick output: "
                             f"{setup.output[-300:] if setup else None!r}; verifier problem: "
                             f"{result.verifier.problem})")
-        elif not trick.flag and result.tampered:
+        elif trick.flag is False and result.tampered:
             problems.append(f"{trick.name}: flagged {result.tampered}, but it changes no toolchain")
         if result.verifier is not None and result.verifier.problem is None and not result.verifier.tests:
             problems.append(f"{trick.name}: the tests did not run on the restored toolchain "

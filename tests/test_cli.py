@@ -114,3 +114,21 @@ def test_a_trainer_error_exits_2_with_a_message(tmp_path):
     proc = termrl("train", "--config", str(config), check=False)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "no training tasks" in proc.stderr and "tasks.train" in proc.stderr
+
+
+def test_run_spreads_sandboxes_over_the_hosts_given(tmp_path):
+    # Two URLs of this machine's engine stand for two hosts (tests/test_multihost.py runs a second,
+    # real engine and kills it mid-run); each row names the engine its sandbox ran on.
+    out = tmp_path / "run"
+    hosts = ["unix:///run/docker.sock", "unix:///var/run/docker.sock"]
+    termrl("run", "--agent", "oracle", str(EXAMPLES / "organize-files"), "-n", "4", "-j", "4",
+           "--host", hosts[0], "--host", hosts[1], "--capacity", "2", "--out", str(out))
+    rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    assert len(rows) == 4 and all(r["resolved"] for r in rows)
+    assert sorted(r["host"] for r in rows) == sorted(hosts * 2)  # capacity 2 each: both engines used
+
+
+def test_an_unreachable_host_is_a_clear_error(tmp_path):
+    proc = termrl("run", "--agent", "oracle", str(EXAMPLES / "organize-files"), "--host", "unix:///nonexistent.sock",
+                  "--out", str(tmp_path), check=False)
+    assert proc.returncode == 2 and "unix:///nonexistent.sock" in proc.stderr and "dockerd" in proc.stderr

@@ -24,7 +24,9 @@ def test_data_is_blanked_code_is_kept():
     assert program_digest(a) != program_digest(a.replace("git branch", "git tag"))
 
 
-@pytest.mark.parametrize("family", ["log-report", "git-recover", "py-bugfix"])
+@pytest.mark.parametrize("family", ["log-report", "git-recover", "py-bugfix", "csv-to-json", "dedup-merge",
+                                    "file-sort", "unit-convert", "http-service", "ini-repair", "json-migrate",
+                                    "text-extract"])
 def test_reworked_families_need_different_programs(family):
     hard = family_diversity(family, 3, seeds=30)
     assert hard.distinct_programs >= 15, hard  # >= 50 per 100 seeds at the hardest level

@@ -1,7 +1,9 @@
 """termrl's own providers under the packaged conformance suite (termrl.sandbox.conformance).
 
-Every test of the suite runs once per provider below: the plain Docker provider and the warm pool in
-front of it. (A multi-host setup is a Docker provider per host, see sandbox/hosts.py: the same class.)
+Every test of the suite runs once per provider below: the plain Docker provider, and the multi-host
+provider over two URLs of this machine's engine (/run/docker.sock and /var/run/docker.sock) with a
+warm pool per host -- so placement, its sandbox wrapper and the warm pool are all in the path
+(tests/test_multihost.py covers a second, real engine and failover; tests/test_pool.py the pool's logic).
 """
 
 from __future__ import annotations
@@ -17,13 +19,13 @@ def _docker():
     return DockerProvider()
 
 
-def _pooled():
-    from termrl.sandbox.pool import PooledProvider
+def _multihost():
+    from termrl.sandbox.multihost import MultiHostProvider
 
-    return PooledProvider(_docker(), size=1, workers=1)
+    return MultiHostProvider(["unix:///run/docker.sock", "unix:///var/run/docker.sock"], capacity=8, pool_size=1)
 
 
-PROVIDERS = {"docker": _docker, "pooled": _pooled}
+PROVIDERS = {"docker": _docker, "multihost": _multihost}
 
 
 @pytest.fixture(params=sorted(PROVIDERS), scope="module")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 import sys
 from pathlib import Path
 from typing import Optional
@@ -98,9 +99,34 @@ def build_judge(name: str, policy_for_llm: Optional[str], base_url: Optional[str
     return get_judge(name)
 
 
+HostOpt = typer.Option(None, "--host", help="A Docker engine to run sandboxes on (unix://, tcp:// with TLS from "
+                       "DOCKER_TLS_VERIFY/DOCKER_CERT_PATH, ssh://); repeat for several: each sandbox then "
+                       "starts on the least-loaded live one. Default: the local engine (DOCKER_HOST).")
+CapacityOpt = typer.Option(16, "--capacity", min=1, help="Most sandboxes open at once on each --host (two or more).")
+WarmPoolOpt = typer.Option(2, "--warm-pool", min=0, help="Sandboxes started ahead of the episodes that will use "
+                           "them, per engine (0 = start each when its episode begins).")
+
+
+@dataclass
+class Placement:
+    """Where a command's sandboxes run: ``--host`` (repeatable), ``--capacity``, ``--warm-pool``."""
+
+    hosts: list[str] = field(default_factory=list)
+    capacity: int = 16
+    warm_pool: int = 2
+
+    def provider(self):
+        from termrl.sandbox.hosts import sandbox_provider
+
+        try:
+            return sandbox_provider(self.hosts, capacity=self.capacity, pool_size=self.warm_pool)
+        except TermrlError as exc:
+            fail(str(exc))
+
+
 def run_all(paths: list[Path], make_agent, config: EpisodeConfig, repeats: int, jobs: int, out: Path,
-            label: str, *, resume: bool = False,
-            grace_s: float = DEFAULT_GRACE_S) -> tuple[LoadReport, list[EpisodeResult]]:
+            label: str, *, resume: bool = False, grace_s: float = DEFAULT_GRACE_S,
+            placement: Placement | None = None) -> tuple[LoadReport, list[EpisodeResult]]:
     """Load tasks (bad ones reported, the rest go on) and run ``repeats`` episodes of each through the
     rollout engine, each row appended to OUT/episodes.jsonl as it finishes.
 
@@ -122,7 +148,7 @@ def run_all(paths: list[Path], make_agent, config: EpisodeConfig, repeats: int, 
         done = sum(1 for k in store.finished() if k.startswith(f"{step}:"))
         err.print(f"resuming: {done} episode(s) already in {store.path}")
     with STOP.installed(grace_s):
-        provider = docker_provider()
+        provider = (placement or Placement()).provider()
         with progress_bars() as progress:
             bar = progress.add_task(f"{label} episodes", total=len(tasks) * repeats)
             engine = RolloutEngine(provider, make_agent, store=store, episode_config=config,

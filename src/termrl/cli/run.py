@@ -11,11 +11,15 @@ from rich.table import Table
 
 from termrl.cli.app import app
 from termrl.cli.common import (
+    CapacityOpt,
     GraceOpt,
+    HostOpt,
     ImageConfigOpt,
     JobsOpt,
+    Placement,
     PolicyOpt,
     ResumeOpt,
+    WarmPoolOpt,
     agent_factory,
     build_judge,
     console,
@@ -48,6 +52,9 @@ def run(
     verifier_network: bool = typer.Option(True, help="Network for the verifier phase (test tooling installs)."),
     resume: bool = ResumeOpt,
     grace: float = GraceOpt,
+    host: Optional[list[str]] = HostOpt,
+    capacity: int = CapacityOpt,
+    warm_pool: int = WarmPoolOpt,
     verbose: bool = typer.Option(False, "--verbose", "-v"),
 ) -> None:
     """Run an agent on tasks; write OUT/episodes.jsonl and print a summary table."""
@@ -59,7 +66,8 @@ def run(
     except (TermrlError, ValueError) as exc:
         fail(str(exc))
     report, results = run_all(tasks, make_agent, episode_config(image_config, verifier_network, judge_obj),
-                              repeats, jobs, out, agent, resume=resume, grace_s=grace)
+                              repeats, jobs, out, agent, resume=resume, grace_s=grace,
+                              placement=Placement(host or [], capacity, warm_pool))
     _print_episodes(results)
     console.print(f"episodes written to {out / 'episodes.jsonl'}")
     if report.errors:
@@ -145,6 +153,9 @@ def eval_cmd(
     jobs: int = JobsOpt,
     resume: bool = ResumeOpt,
     grace: float = GraceOpt,
+    host: Optional[list[str]] = HostOpt,
+    capacity: int = CapacityOpt,
+    warm_pool: int = WarmPoolOpt,
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Evaluate a model: pass@k, resolved rate, mean reward, per-task table."""
@@ -158,7 +169,7 @@ def eval_cmd(
     except (TermrlError, ValueError) as exc:
         fail(str(exc))
     _, results = run_all(tasks, make_agent, episode_config(None, True, judge_obj), k, jobs, out, "eval",
-                         resume=resume, grace_s=grace)
+                         resume=resume, grace_s=grace, placement=Placement(host or [], capacity, warm_pool))
     summary = eval_summary(results, k)
     if as_json:
         print(json.dumps(summary))

@@ -203,12 +203,11 @@ class TermrlRollout:
 
     def _provider(self, rank: int):
         if self.provider is None:
-            from termrl.sandbox.hosts import docker_provider_for
-            from termrl.sandbox.pool import PooledProvider
+            from termrl.sandbox.hosts import sandbox_provider
 
-            self.provider = PooledProvider(docker_provider_for(self.config.sandbox.hosts, rank,
-                                                               engine_retry_s=self.config.engine_retry_s),
-                                           size=self.config.warm_pool)
+            # Two or more hosts: each sandbox on the least-loaded live engine, this rank's own first on a tie.
+            self.provider = sandbox_provider(self.config.sandbox.hosts, slot=rank, capacity=self.config.sandbox.capacity,
+                                             pool_size=self.config.warm_pool, engine_retry_s=self.config.engine_retry_s)
         return self.provider
 
     @contextmanager

@@ -27,12 +27,15 @@ that leaves no reward scores 0 with the reason recorded.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import re
 import secrets
 import time
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
 
+from termrl.rewards.integrity import PYTEST_CONFIGS
 from termrl.sandbox.base import Sandbox
 from termrl.types import Task, VerifierResult
 
@@ -44,12 +47,13 @@ _CLEAN_ENV = {"PYTHONNOUSERSITE": "1", "PYTHONDONTWRITEBYTECODE": "1",
 _UNSET = ("PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "PYTHONINSPECT", "PYTEST_PLUGINS",
           "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "ENV", "CDPATH", "GLOBIGNORE")
 
-# $1 token, $2 seconds, $3 test script, then absolute paths of timeout, bash, find, base64.
+# $1 token, $2 seconds, $3 test script, then absolute paths of timeout, bash, find, base64, md5sum.
 _RUNNER = r"""
-tok=$1; secs=$2; script=$3; tmo=$4; bash_=$5; find_=$6; b64=$7
+tok=$1; secs=$2; script=$3; tmo=$4; bash_=$5; find_=$6; b64=$7; md5=$8
 unset UNSET_VARS
 "$tmo" -k 5 "$secs" "$bash_" "$script" </dev/null 2>&1
 rc=$?
+: > /run/.termrl-end-$tok 2>/dev/null || : > /tmp/.termrl-end-$tok
 __sweep() {
   __n=0
   for __sig in STOP STOP KILL KILL; do
@@ -67,6 +71,14 @@ while [ $__i -lt 10 ]; do __sweep; [ "$__n" = 0 ] && break; __i=$((__i+1)); done
 printf '
 %s:RC:%d
 ' "$tok" "$rc"
+__m=/run/.termrl-end-$tok; [ -e "$__m" ] || __m=/tmp/.termrl-end-$tok
+"$find_" /logs/verifier -newer "$__m" 2>/dev/null | while IFS= read -r f; do printf '%s:LATE:%s
+' "$tok" "$f"; done
+__s=/run/.termrl-start-$tok; [ -e "$__s" ] || __s=/tmp/.termrl-start-$tok
+"$find_" __ROOT_CONFIGS__ -maxdepth 0 -newer "$__s" 2>/dev/null | while IFS= read -r f; do printf '%s:LATE:%s
+' "$tok" "$f"; done
+"$find_" /tests -type f -exec "$md5" {} + 2>/dev/null | while IFS= read -r l; do printf '%s:SUM:%s
+' "$tok" "$l"; done
 "$find_" /logs/verifier -type f -size -__MAXKB__k 2>/dev/null | while IFS= read -r f; do
   printf '%s:FILE:%s
 ' "$tok" "${f#/logs/verifier/}"
@@ -74,7 +86,7 @@ printf '
 done
 printf '%s:END
 ' "$tok"
-""".replace("UNSET_VARS", " ".join(_UNSET)).replace("__MAXKB__", str(MAX_RESULT_BYTES >> 10))
+""".replace("UNSET_VARS", " ".join(_UNSET)).replace("__ROOT_CONFIGS__", " ".join(PYTEST_CONFIGS)).replace("__MAXKB__", str(MAX_RESULT_BYTES >> 10))
 
 
 def _short_name(name: str) -> str:
@@ -136,8 +148,21 @@ def _read_reward(files: dict[str, bytes]) -> tuple[float | None, str, str | None
     return None, "none", f"the tests wrote no {LOGS}/reward.txt"
 
 
-def _frames(output: str, token: str) -> tuple[str, int | None, dict[str, bytes]]:
-    """Split the runner's output: the tests' own output, their exit code, the result files.
+@dataclass
+class _Run:
+    """What the runner printed after the test script: its exit code, the result files, and the audit."""
+
+    output: str
+    code: int | None = None
+    files: dict[str, bytes] = field(default_factory=dict)
+    late: list[str] = field(default_factory=list)
+    """Files under /logs/verifier changed after the test script had ended (by some other process)."""
+    sums: dict[str, str] = field(default_factory=dict)
+    """/tests path -> md5 after the run."""
+
+
+def _frames(output: str, token: str) -> _Run:
+    """Split the runner's output: the tests' own output, their exit code, the result files, the audit.
 
     Only what follows the *last* ``TOKEN:RC:`` line counts: anything printed earlier (by the
     tests, or by a process writing into this exec's output) is test output.
@@ -145,17 +170,23 @@ def _frames(output: str, token: str) -> tuple[str, int | None, dict[str, bytes]]
     marker = f"\n{token}:RC:"
     at = output.rfind(marker)
     if at < 0:
-        return output, None, {}
+        return _Run(output)
     test_output, tail = output[:at], output[at + len(marker):]
     lines = tail.split("\n")
     try:
         code = int(lines[0].strip())
     except ValueError:
         code = None
-    files: dict[str, bytes] = {}
+    run = _Run(test_output, code)
+    files = run.files
     name = None
     for line in lines[1:]:
-        if line.startswith(f"{token}:FILE:"):
+        if line.startswith(f"{token}:LATE:"):
+            run.late.append(line[len(token) + 6:])
+        elif line.startswith(f"{token}:SUM:"):
+            digest, _, path = line[len(token) + 5:].partition("  ")
+            run.sums[path] = digest
+        elif line.startswith(f"{token}:FILE:"):
             name = line[len(token) + 6:]
         elif line.startswith(f"{token}:END"):
             break
@@ -165,13 +196,60 @@ def _frames(output: str, token: str) -> tuple[str, int | None, dict[str, bytes]]
             except ValueError:
                 pass
             name = None
-    return test_output, code, files
+    return run
 
 
 def _tail(text: str, cap: int) -> str:
     if len(text) <= cap:
         return text
     return text[: cap // 2] + f"\n[... {len(text) - cap} bytes of output omitted ...]\n" + text[-cap // 2:]
+
+
+# pytest's last line: "===== 1 failed, 2 passed in 0.12s =====" (or without the rules under -q).
+_PYTEST_SUMMARY = re.compile(r"^=*\s*((?:\d+ [a-z]+(?:, )?)+) in [0-9.]+s\b.*$", re.M)
+_FAILED = re.compile(r"\b([1-9]\d*) (failed|errors?)\b")
+_RUN_CONFIGS = ("conftest.py", "pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", ".pytest.ini")
+
+
+def _audit(task: Task, run: _Run, tests: dict[str, bool], reward: float | None) -> dict[str, str]:
+    """Signs that a process the agent left running (a kept service) changed the run: path -> why.
+
+    Services stay up through the tests (they are often the deliverable), so they could write the
+    verdict, or change the tests under pytest. After the test script the runner stops everything and
+    reports: result files changed after the script ended, and the digests of /tests. A full score
+    is also checked against the last summary line pytest printed into this exec's output.
+    """
+    found: dict[str, str] = {}
+    for path in run.late:
+        found[path] = ("a pytest configuration written during the tests" if path in PYTEST_CONFIGS else
+                       "changed after the test script had ended (by a process the agent left running)")
+    if run.sums:  # absent when the runner did not finish (a timeout): nothing to compare
+        uploaded = _tests_digests(task)
+        for path, digest in uploaded.items():
+            if run.sums.get(path) != digest:
+                found[path] = ("changed during the tests" if path in run.sums else "deleted during the tests")
+        for path in run.sums.keys() - uploaded.keys():
+            if path.rsplit("/", 1)[-1] in _RUN_CONFIGS:
+                found[path] = "a pytest configuration file added to /tests during the tests"
+    if reward is not None and reward >= 1.0 and task.format != "tb1":
+        # The last summary line is the outer pytest's (-rA may show a nested run's output before it).
+        summaries = [m.group(1) for m in _PYTEST_SUMMARY.finditer(run.output)]
+        if summaries and _FAILED.search(summaries[-1]):
+            found[f"{LOGS}/reward.txt"] = (f"full reward written, but pytest reported '{summaries[-1]}' in the test "
+                                           "output (the results were overwritten by another process)")
+    return found
+
+
+def _tests_digests(task: Task) -> dict[str, str]:
+    """/tests path -> md5 of every file the verifier uploads."""
+    out = {}
+    if task.tests_dir.is_dir():
+        for path in sorted(task.tests_dir.rglob("*")):
+            if path.is_file() and not path.is_symlink():
+                out["/tests/" + path.relative_to(task.tests_dir).as_posix()] = hashlib.md5(path.read_bytes()).hexdigest()
+    if task.test_script.parent != task.tests_dir:
+        out[f"/tests/{task.test_script.name}"] = hashlib.md5(task.test_script.read_bytes()).hexdigest()
+    return out
 
 
 def verify(task: Task, sandbox: Sandbox, *, started_at: float, network: bool = True,
@@ -201,7 +279,10 @@ def verify(task: Task, sandbox: Sandbox, *, started_at: float, network: bool = T
         sandbox.kill_all()
     prog = (lambda name, fallback: (inv.program(name) if inv else None) or fallback)
     sh = prog("sh", "/bin/sh")
-    sandbox.run([sh, "-c", f"rm -rf /tests {LOGS} /solution; mkdir -p {LOGS} /logs/agent"], timeout=60, raw=True,
+    token = "__TERMRL_V_" + secrets.token_hex(12)
+    # The start marker: a pytest configuration at / newer than it was written while the tests were set up or ran.
+    sandbox.run([sh, "-c", f"rm -rf /tests {LOGS} /solution; mkdir -p {LOGS} /logs/agent; "
+                 f": > /run/.termrl-start-{token} 2>/dev/null || : > /tmp/.termrl-start-{token}"], timeout=60, raw=True,
                 env={"PATH": inv.env_path} if inv and inv.env_path else None)
     if task.tests_dir.is_dir():
         sandbox.upload_dir(task.tests_dir, "/tests")
@@ -209,16 +290,17 @@ def verify(task: Task, sandbox: Sandbox, *, started_at: float, network: bool = T
         sandbox.write_file(f"/tests/{task.test_script.name}", task.test_script.read_bytes(), 0o755)
     sandbox.set_network(network)
 
-    token = "__TERMRL_V_" + secrets.token_hex(12)
     run_env = dict(_CLEAN_ENV)
     if inv and inv.env_path:
         run_env["PATH"] = inv.env_path
     run_env.update(env or {})
     secs = max(1, int(round(task.verifier_timeout_sec)))
     argv = [sh, "-c", _RUNNER, "termrl-verify", token, str(secs), f"/tests/{task.test_script.name}",
-            prog("timeout", "timeout"), prog("bash", sh), prog("find", "find"), prog("base64", "base64")]
+            prog("timeout", "timeout"), prog("bash", sh), prog("find", "find"), prog("base64", "base64"),
+            prog("md5sum", "md5sum")]
     result = sandbox.run(argv, timeout=task.verifier_timeout_sec + 60, env=run_env, raw=True, cap=64 << 20)
-    output, code, files = _frames(result.output, token)
+    run = _frames(result.output, token)
+    output, code, files = run.output, run.code, run.files
     # timeout(1) answers 124 (or 137 after -k); the runner itself never finishing counts as a timeout too.
     timed_out = code is None or (code in (124, 137) and result.duration_s >= task.verifier_timeout_sec)
     output = _tail(output, 128_000)
@@ -238,11 +320,13 @@ def verify(task: Task, sandbox: Sandbox, *, started_at: float, network: bool = T
         reward, source = (1.0 if all(tests.values()) else 0.0), "per-test"
     if timed_out:
         reward, problem = 0.0, f"the tests timed out after [verifier] timeout_sec={task.verifier_timeout_sec:g}"
+    for path, why in _audit(task, run, tests, reward).items():  # a process kept alive (a service) forged the run
+        report.tampered.setdefault(path, why)
     tampered = sorted(report.tampered)
     if tampered:
         reward = 0.0
-        problem = (f"the agent tampered with the verification toolchain ({len(tampered)} paths, restored "
-                   f"before the tests): " + "; ".join(f"{p}: {report.tampered[p]}" for p in tampered[:5]))
+        problem = (f"the agent tampered with the verification ({len(tampered)} paths; toolchain files were "
+                   f"restored before the tests): " + "; ".join(f"{p}: {report.tampered[p]}" for p in tampered[:5]))
     return VerifierResult(
         reward=reward if reward is not None else 0.0,
         tests=tests,

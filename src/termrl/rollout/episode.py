@@ -59,11 +59,13 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
     verifier: VerifierResult | None = None
     error: EpisodeError | None = None
     sandbox = None
+    host = None
     own_fatal = False
     try:
         image = provider.image_for(task, config.image_config)
         sandbox = provider.start(sandbox_spec(task, image, config, getattr(agent, "name", "agent")))
         STOP.track(sandbox)  # a stop request closes it at once: the episode ends as interrupted
+        host = getattr(getattr(sandbox, "host", None), "url", None)  # which engine, over several hosts
         started_at = time.time()
         outcome = agent.run(task, sandbox)
         error = outcome.error  # the agent broke mid-way (policy, sandbox): no verdict
@@ -118,6 +120,7 @@ def run_episode(task: Task, agent, provider: SandboxProvider, config: EpisodeCon
         agent_exit_code=outcome.exit_code,
         agent_output_tail=outcome.output_tail,
         tampered=verifier.tampered if verifier else (),
+        extra={"host": host} if host else {},
     )
 
 

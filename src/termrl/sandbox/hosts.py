@@ -1,9 +1,10 @@
-"""Which Docker engine a process's episodes run on (the ``sandbox.hosts`` setting).
+"""Which Docker engine(s) a process's episodes run on (the ``sandbox.hosts`` setting).
 
-A static choice per process: process ``slot`` uses ``hosts[slot % len(hosts)]``. Under a
-data-parallel trainer (TRL) every process runs its own slice of the episodes, so listing the nodes'
-engines spreads the rollouts over them. (Placing each episode on the least-loaded of several
-engines, with failover, is the multi-host provider's job -- issue 11 §2.)
+``sandbox_provider`` is the one place a run turns the setting into a provider: the local engine, or
+one listed engine, behind a warm pool; or, with two or more engines, the multi-host provider, which
+places each sandbox on the least-loaded live engine and fails over when one dies
+(``termrl.sandbox.multihost``). ``host_for`` / ``docker_provider_for`` are the static choice per
+process: process ``slot`` uses ``hosts[slot % len(hosts)]``.
 """
 
 from __future__ import annotations
@@ -40,3 +41,29 @@ def docker_provider_for(hosts: list[str], slot: int = 0, **settings: Any) -> Doc
         raise SandboxError(f"sandbox.hosts[{hosts.index(url)}] = {url}: no Docker engine answers ({exc}) -- check "
                            "that dockerd runs there and is reachable from this node") from exc
     return DockerProvider(client, **settings)
+
+
+def sandbox_provider(hosts: list[str], *, slot: int = 0, capacity: int = 16, pool_size: int = 2,
+                     engine_retry_s: float = 120.0):
+    """The provider a run's episodes start their sandboxes from, for the ``sandbox.hosts`` setting.
+
+    * no host, or one: that engine (``hosts[slot % len(hosts)]``), behind a warm pool of ``pool_size``
+      (0 = none);
+    * two or more: :class:`~termrl.sandbox.multihost.MultiHostProvider` -- each sandbox on the
+      least-loaded live engine (``capacity`` each), failover when one dies. The list is rotated so
+      process ``slot`` prefers ``hosts[slot % len(hosts)]`` when loads are equal (a node's own engine).
+
+    Raises:
+        SandboxError: no engine answers (the message names it).
+    """
+    if len(hosts) > 1:
+        from termrl.sandbox.multihost import MultiHostProvider
+
+        start = slot % len(hosts)
+        return MultiHostProvider(hosts[start:] + hosts[:start], capacity=capacity, pool_size=pool_size)
+    provider = docker_provider_for(hosts, slot, engine_retry_s=engine_retry_s)
+    if pool_size <= 0:
+        return provider
+    from termrl.sandbox.pool import PooledProvider
+
+    return PooledProvider(provider, size=pool_size)

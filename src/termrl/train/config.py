@@ -199,7 +199,8 @@ class SandboxConfig:
     ``tcp://node1:2376`` with TLS from the DOCKER_* variables, ``ssh://user@node1``); empty = the local
     engine (DOCKER_HOST or the default socket). With two or more, termrl's own trainer starts each
     sandbox on the least-loaded live engine and re-runs episodes whose engine died on another
-    (``termrl.sandbox.multihost``); the TRL engine gives process r the engine ``hosts[r % len(hosts)]``."""
+    (``termrl.sandbox.multihost``), and so does the TRL engine in each process (process r prefers
+    ``hosts[r % len(hosts)]`` when loads are equal: a node's own engine)."""
     capacity: int = 16
     """Most sandboxes open at once on each engine of ``hosts`` (when it lists two or more)."""
 

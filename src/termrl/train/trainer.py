@@ -40,8 +40,7 @@ from termrl.errors import StorageError
 from termrl.rollout.engine import Rollout, RolloutEngine, TrajectoryStore
 from termrl.rollout.episode import EpisodeConfig
 from termrl.rollout.shutdown import STOP
-from termrl.sandbox.hosts import docker_provider_for
-from termrl.sandbox.pool import PooledProvider
+from termrl.sandbox.hosts import sandbox_provider
 from termrl.tasks import load_tasks
 from termrl.train import curriculum as cur
 from termrl.train.checkpoints import latest_checkpoint, load_checkpoint, save_checkpoint
@@ -85,15 +84,9 @@ class Trainer:
         params = [p for p in self.model.parameters() if p.requires_grad]
         self.optimizer = torch.optim.AdamW(params, lr=config.optim.lr, weight_decay=config.optim.weight_decay,
                                            betas=tuple(config.optim.betas), fused=True)
-        if len(config.sandbox.hosts) > 1:  # least-loaded live engine per sandbox, failover (issue 11 §2)
-            from termrl.sandbox.multihost import MultiHostProvider
-
-            self.provider = MultiHostProvider(config.sandbox.hosts, capacity=config.sandbox.capacity,
-                                              pool_size=config.warm_pool)
-        else:
-            self.provider = PooledProvider(docker_provider_for(config.sandbox.hosts,
-                                                               engine_retry_s=config.engine_retry_s),
-                                           size=config.warm_pool)
+        # One engine behind a warm pool; two or more: least-loaded live engine per sandbox, with failover.
+        self.provider = sandbox_provider(config.sandbox.hosts, capacity=config.sandbox.capacity,
+                                         pool_size=config.warm_pool, engine_retry_s=config.engine_retry_s)
         judge = get_judge(config.judge) if config.judge != "none" else None
         self.episode_config = EpisodeConfig(judge=judge, weights=config.weights)
         agent_config = config.agent
