@@ -131,7 +131,7 @@ class HFPolicy:
         policy.config = HFConfig(private=True, **settings)
         device = str(next(model.parameters()).device)
         policy._engine = Engine(ModelLocation(Path(name)), device, next(model.parameters()).dtype,
-                                 loaded=(model, tokenizer))
+                                loaded=(model, tokenizer))
         policy.context_tokens = policy.config.max_context_tokens or policy._engine.context_tokens
         return policy
 
@@ -169,7 +169,7 @@ class HFPolicy:
 
     def generate(self, messages: list[Message], *, tools: list[dict[str, Any]] | None = None,
                  max_tokens: int = 512, temperature: float = 0.7) -> Generation:
-        """Sample one reply (batching: :mod:`termrl.policies.batching`; the log-probs: :mod:`termrl.policies.sampling`).
+        """Sample one reply (batching: :mod:`termrl.policies.batching`; log-probs: :mod:`termrl.policies.sampling`).
 
         Raises:
             PolicyError: the prompt does not fit the context, the template failed, or generation failed.
