@@ -12,7 +12,9 @@ Part 2 -- oracle episodes per minute on the same easy-files tasks at the same co
   command, ``docker cp`` the tests in, ``docker exec`` the test script, read the reward, ``docker rm -f``
   (the docker CLI, as Harbor's docker environment drives it; no compose project, which would only
   add to its time).
-Prints both rates and the ratio. Absolute times depend on the machine and its load; the ratio is the figure.
+Prints both rates and the ratio. Then the same with --commands (default 30) inspection commands before
+the solution in every episode, as an agent's episode has: through termrl's persistent shell, or one
+``docker exec`` each. Absolute times depend on the machine and its load; the ratios are the figures.
 
 Run: PYTHONPATH=src .venv/bin/python bench/scale.py [--n 64] [--episodes 24] [--concurrency 8]
 """
@@ -100,12 +102,39 @@ def sh(*argv: str, input: bytes | None = None) -> str:
     return out.stdout.decode()
 
 
-def harbor_episode(task, image: str, tag: str) -> bool:
-    """One oracle episode the Harbor way: a fresh container, docker exec per command, tests copied in, removed."""
+# What an agent does before it acts: look around (the commands of a long-horizon episode, minus the model).
+LOOK = ["ls -la /app", "pwd", "cat /etc/os-release | head -3", "ls /app | wc -l", "echo $HOME", "whoami",
+        "find /app -maxdepth 2 | head -20", "df -h / | tail -1", "env | wc -l", "uname -a"]
+
+
+def look_commands(k: int) -> list[str]:
+    return [LOOK[i % len(LOOK)] for i in range(k)]
+
+
+class LookThenOracle(OracleAgent):
+    """``commands`` inspection commands through the persistent shell, then the reference solution."""
+
+    def __init__(self, commands: int):
+        super().__init__()
+        self.commands = commands
+
+    def run(self, task, sandbox):
+        for command in look_commands(self.commands):
+            sandbox.exec(command, timeout=60)
+        return super().run(task, sandbox)
+
+
+def harbor_episode(task, image: str, tag: str, commands: int = 0) -> bool:
+    """One oracle episode the Harbor way: a fresh container, docker exec per command, tests copied in, removed.
+
+    ``commands``: inspection commands first, one ``docker exec`` each (Harbor's terminal agent spends two
+    per command -- tmux send-keys, then capture-pane -- so this is the cheaper side of it)."""
     env = task.environment
     cid = sh("docker", "run", "-d", "--init", "--network", "none", f"--memory={env.memory_mb}m",
              f"--cpus={env.cpus}", "--label", f"termrl.bench={tag}", image, "sleep", "infinity").strip()
     try:
+        for command in look_commands(commands):
+            subprocess.run(["docker", "exec", cid, "bash", "-c", command], capture_output=True)
         sh("docker", "cp", f"{task.solution_dir}/.", f"{cid}:/solution")
         sh("docker", "exec", cid, "bash", "/solution/solve.sh")
         sh("docker", "cp", f"{task.tests_dir}/.", f"{cid}:/tests")
@@ -115,7 +144,7 @@ def harbor_episode(task, image: str, tag: str) -> bool:
         subprocess.run(["docker", "rm", "-f", cid], capture_output=True)
 
 
-def throughput(provider: DockerProvider, episodes: int, concurrency: int, workdir: Path) -> None:
+def throughput(provider: DockerProvider, episodes: int, concurrency: int, workdir: Path, commands: int = 0) -> None:
     tasks = [load_task(generate_easy(seed, 1, workdir)) for seed in range(4)]
     before = {tag for image in provider.client.images.list() for tag in image.tags}
     images = {t.name: provider.image_for(t, ImageConfig()) for t in tasks}  # built once, used by both flows
@@ -125,12 +154,12 @@ def throughput(provider: DockerProvider, episodes: int, concurrency: int, workdi
 
     t0 = time.perf_counter()
     with ThreadPoolExecutor(concurrency) as pool:
-        harbor_ok = sum(pool.map(lambda t: harbor_episode(t, images[t.name], tag), samples))
+        harbor_ok = sum(pool.map(lambda t: harbor_episode(t, images[t.name], tag, commands), samples))
     harbor_s = time.perf_counter() - t0
 
     pooled = PooledProvider(provider, size=min(concurrency, 8))
     try:
-        engine = RolloutEngine(pooled, OracleAgent, store=TrajectoryStore(workdir / f"rollouts-{tag}.jsonl"),
+        engine = RolloutEngine(pooled, (lambda: LookThenOracle(commands)) if commands else OracleAgent, store=TrajectoryStore(workdir / f"rollouts-{tag}.jsonl"),
                                max_concurrency=concurrency, episode_config=EpisodeConfig(verifier_network=False))
         t0 = time.perf_counter()
         rollout = engine.run(tasks, group_size=group)
@@ -140,7 +169,8 @@ def throughput(provider: DockerProvider, episodes: int, concurrency: int, workdi
     termrl_ok = sum(r.resolved for rows in rollout.groups.values() for r in rows)
     n = len(samples)
     h_rate, t_rate = n / harbor_s * 60, n / termrl_s * 60
-    print(f"oracle throughput, {n} episodes of {len(tasks)} easy-files tasks, concurrency {concurrency}:")
+    what = f"{commands} inspection commands + oracle" if commands else "oracle"
+    print(f"{what} throughput, {n} episodes of {len(tasks)} easy-files tasks, concurrency {concurrency}:")
     print(f"  termrl rollout engine: {t_rate:6.1f} episodes/min ({termrl_s:.1f} s, {termrl_ok}/{n} resolved)")
     print(f"  Harbor-style flow:     {h_rate:6.1f} episodes/min ({harbor_s:.1f} s, {harbor_ok}/{n} resolved)")
     print(f"  ratio termrl / Harbor-style: {t_rate / h_rate:.2f}x")
@@ -156,6 +186,8 @@ def main() -> None:
     parser.add_argument("--image", default="termrl/base:bookworm")
     parser.add_argument("--skip-live", action="store_true")
     parser.add_argument("--skip-throughput", action="store_true")
+    parser.add_argument("--commands", type=int, default=30,
+                        help="inspection commands per episode in the second throughput comparison (0: skip it)")
     args = parser.parse_args()
     provider = DockerProvider()
     try:
@@ -166,6 +198,8 @@ def main() -> None:
         if not args.skip_throughput:
             with tempfile.TemporaryDirectory(prefix="termrl-scale-") as tmp:
                 throughput(provider, args.episodes, args.concurrency, Path(tmp))
+                if args.commands:  # an agent's episode: many commands, then the work
+                    throughput(provider, args.episodes, args.concurrency, Path(tmp), args.commands)
     finally:
         provider.close()
 

@@ -586,7 +586,8 @@ def _spec(rng: random.Random, difficulty: int) -> Spec:
         styles["shipped"] = rng.choice(["iso", "dmy", "mdy", "dotted", "text", "epoch"])
         styles["weight"] = "comma" if styles["weight"] == "comma" else "point"
         styles["status"] = "lower"
-    if difficulty < 3 and styles["shipped"] == "mixed" and rng.random() < 0.5:
+    if styles["shipped"] == "mixed" and (difficulty == 3 or rng.random() < 0.5):
+        # level 3 does not describe the notation: it must be one, told apart by the data
         styles["shipped"] = rng.choice(["dmy", "mdy"])
     encoding = "utf-8"
     if difficulty >= 2 and fmt != "jsonl":

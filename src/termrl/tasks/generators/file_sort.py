@@ -313,7 +313,9 @@ def test_other_files_stay_in_inbox():
 
 def test_moved_files_left_the_inbox():
     assert sorted(_tree("/app/inbox")) == sorted(REMAINING)
+"""
 
+GONE_TEST = """
 
 def test_deleted_files_are_gone():
     for name in GONE:
@@ -341,7 +343,7 @@ def _spec(rng: random.Random, difficulty: int) -> Spec:
         folders = {cat: rng.choice(CATEGORIES[cat][0]) for cat in chosen}
         spec.mapping = {ext: folders[cat] for cat in chosen for ext in CATEGORIES[cat][1]}
     elif scheme == "content":
-        kinds = rng.sample(CONTENT_KINDS, rng.randint(3, 5))
+        kinds = rng.sample(CONTENT_KINDS, rng.randint(3, 4))
         spec.mapping = {k: rng.choice(CONTENT_FOLDERS[k]) for k in kinds}
     elif scheme == "project":
         projects = rng.sample(PROJECTS, rng.randint(2, 4))
@@ -515,6 +517,11 @@ def make(rng: random.Random, difficulty: int) -> Instance:
     spec = _spec(rng, difficulty)
     for _attempt in range(30):
         files = _files(spec, rng, difficulty)
+        if not _answer(spec, files)["remaining"]:  # something always stays: the tests check it is left alone
+            kind = rng.choice([k for k in CONTENT_KINDS if k not in spec.mapping]) if spec.scheme == "content" \
+                else "text"
+            files.append(File(f"{rng.choice(WORDS)}_{rng.randint(1, 999)}.{rng.choice(UNMAPPED)}",
+                              _content(kind, rng), kind))
         expected = _answer(spec, files)
         exposed = [m for m in _applicable(spec) if _answer(spec, files, m) != expected]
         if exposed and len(expected["sorted"]) >= 3:
@@ -560,7 +567,7 @@ def make(rng: random.Random, difficulty: int) -> Instance:
 
 File contents must not change; files that are not moved or deleted stay exactly where they are.
 """
-    tests = TESTS + (MANIFEST_TEST if spec.manifest else "")
+    tests = TESTS + (GONE_TEST if expected["gone"] else "") + (MANIFEST_TEST if spec.manifest else "")
     return Instance(
         instruction=instruction,
         files={f"inbox/{f.path}": f.data for f in files},

@@ -299,10 +299,6 @@ def test_groups_present(rows):
     assert sorted((r[0], r[1]) for r in rows) == sorted((e[0], e[1]) for e in EXPECTED)
 
 
-def test_order(rows):
-    assert [(r[0], r[1]) for r in rows] == [(e[0], e[1]) for e in EXPECTED]
-
-
 def test_values(rows):
     got = {(r[0], r[1]): r for r in rows}
     for item, dim, value, unit in EXPECTED:
@@ -321,6 +317,10 @@ def test_source_untouched():
 """
 
 CSV_DECIMALS_TEST = """
+
+def test_order(rows):
+    assert [(r[0], r[1]) for r in rows] == [(e[0], e[1]) for e in EXPECTED]
+
 
 def test_decimals(rows):
     for row in rows:
