@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import csv
 import gzip
+import hashlib
 import html
 import io
 import json
@@ -458,12 +459,14 @@ python3 /app/extract.py /app/docs /app/out
 
 TESTS = """
 import base64
+import hashlib
 import subprocess
 from pathlib import Path
 
 import pytest
 
 EXPECTED = @@EXPECTED@@
+DOC_SHA256 = @@DOC_SHA256@@
 HIDDEN_DOCS = @@HIDDEN_DOCS@@
 HIDDEN_EXPECTED = @@HIDDEN_EXPECTED@@
 
@@ -496,8 +499,10 @@ def test_extractor_on_hidden_documents(hidden, name):
     assert got == HIDDEN_EXPECTED[name], (sorted(set(got.splitlines()) ^ set(HIDDEN_EXPECTED[name].splitlines())))
 
 
-def test_documents_untouched():
-    assert Path("/app/docs").is_dir() and any(Path("/app/docs").rglob("*"))
+def test_documents_left_in_place():
+    for name, digest in DOC_SHA256.items():
+        path = Path("/app/docs", name)
+        assert path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == digest, name
 """
 
 
@@ -555,6 +560,7 @@ amounts, which all add up):
         solve=script(),
         wrong=wrong,
         tests=render(TESTS, expected=expected,
+                     doc_sha256={name: hashlib.sha256(data).hexdigest() for name, data in files.items()},
                      hidden_docs={n: base64.b64encode(d).decode() for n, d in hidden_files.items()},
                      hidden_expected=_expected(hidden_targets)),
         answer={"formats": formats, "targets": kinds, "expected": expected},
