@@ -79,11 +79,16 @@ class _Demux:
         return bytes(out)
 
 
+_SLICE_S = 0.5
+"""Longest single wait in recv(): how soon a blocked reader notices that its shell was closed."""
+
+
 class StreamShell:
     """Drives one shell over a raw socket attached to its stdin and (multiplexed) stdout."""
 
     def __init__(self, sock: socket.socket, *, multiplexed: bool = True):
         self._sock = sock
+        self._closed = False
         self._demux = _Demux() if multiplexed else None
         self.pid: int | None = None
         self._pending = bytearray()
@@ -110,17 +115,26 @@ class StreamShell:
         return token
 
     def _recv(self, deadline: float) -> bytes | None:
-        """Next payload bytes; None on deadline; raises ShellDied on EOF."""
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return None
-        self._sock.settimeout(remaining)
-        try:
-            data = self._sock.recv(65536)
-        except (socket.timeout, TimeoutError):
-            return None
-        except OSError as exc:
-            raise ShellDied(str(exc)) from exc
+        """Next payload bytes; None on deadline; raises ShellDied on EOF or once ``close`` was called.
+
+        Waits in slices of at most ``_SLICE_S``: a close from another thread (a stop closing the
+        sandbox) is seen within one slice even when the socket itself gives no sign of it -- a
+        shutdown() did not always wake a blocked recv() on an engine's hijacked attach stream.
+        """
+        while True:
+            if self._closed:
+                raise ShellDied("the shell was closed")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            try:
+                self._sock.settimeout(min(remaining, _SLICE_S))
+                data = self._sock.recv(65536)
+                break
+            except (socket.timeout, TimeoutError):
+                continue
+            except OSError as exc:
+                raise ShellDied(str(exc)) from exc
         if not data:
             raise ShellDied("end of stream")
         return self._demux.feed(data) if self._demux else data
@@ -189,6 +203,7 @@ class StreamShell:
         return reply
 
     def close(self) -> None:
+        self._closed = True
         # shutdown() first: a bare close() does not wake another thread blocked in recv() on this socket (an
         # episode's command while a stop closes its sandbox); shutdown() makes that recv() return end-of-stream.
         try:

@@ -8,13 +8,14 @@ One training step:
    at once, and a resumed step reuses the rows already there);
 3. per group: drop it if every valid reward is equal, else compute advantages; episodes with an
    infrastructure error are masked out; with dynamic sampling, draw more until the step has its
-   informative groups or hits the bound (``termrl.train.sampling``); no informative group, no update;
+   informative groups or hits the bound (``termrl.train.sampling``); no informative group, no update
+   (samples and their batching: ``termrl.train.samples``);
 4. for each mini-batch: forward its sequences in micro-batches of one group each, the group's
    shared prompt computed once (``termrl.train.forward``; model tokens trainable, prompt and
    observation tokens masked), the clipped surrogate (``termrl.train.grpo``), backward per
    micro-batch, clip, AdamW step;
 5. log metrics (JSONL + TensorBoard), checkpoint (model, optimizer, RNG, step, curriculum state; also
-   when the time budget stops the run), evaluate held-out tasks every ``eval_every`` steps.
+   when the time budget stops the run; ``termrl.train.checkpoints``), evaluate held-out tasks every ``eval_every`` steps.
 
 The model trained is the very model the trainer's hf policy samples from (a private copy, updated in
 place while the policy is held off); the loss uses the same temperature-scaled distribution the rollouts sampled from.
@@ -26,11 +27,9 @@ import dataclasses
 import json
 import logging
 import random
-import shutil
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 import torch
 from torch.nn.utils.rnn import pad_sequence
@@ -41,109 +40,20 @@ from termrl.errors import StorageError
 from termrl.rollout.engine import Rollout, RolloutEngine, TrajectoryStore
 from termrl.rollout.episode import EpisodeConfig
 from termrl.rollout.shutdown import STOP
-from termrl.rollout.sequences import episode_sequence, token_mismatches
 from termrl.sandbox.hosts import sandbox_provider
 from termrl.tasks import load_tasks
 from termrl.train import curriculum as cur
+from termrl.train.checkpoints import latest_checkpoint, load_checkpoint, save_checkpoint
 from termrl.train.config import TrainConfig
-from termrl.train.forward import batch_logps, micro_batches, shared_prefix_len
-from termrl.train.grpo import group_advantages, informative_groups, policy_loss
+from termrl.train.forward import batch_logps
+from termrl.train.grpo import LossStats, policy_loss
+from termrl.train.metrics import MetricsLog, rollout_summary
+from termrl.train.samples import MiniBatch, Sample, build_samples, plan_update
+from termrl.train.samples import sample_from_episode, sample_from_row  # noqa: F401  (imported from here too)
 from termrl.train.sampling import fill_step
-from termrl.types import EpisodeResult, RewardWeights, Task, episode_from_row
+from termrl.types import EpisodeResult, RewardWeights, Task
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Sample:
-    tokens: torch.Tensor
-    mask: torch.Tensor
-    rollout_logp: torch.Tensor
-    advantage: float
-    group: str = ""
-    """The rollout group (task): sequences of one group share their prompt and train together."""
-
-
-def sample_from_episode(result: EpisodeResult) -> Sample | None:
-    """The token sequence of one episode, or None if it has no model tokens or re-tokenised its history
-    (``termrl.rollout.sequences``: a misaligned episode is masked from the loss, never trained mis-masked).
-
-    Raises:
-        ValueError: a trainable segment without one sampled log-prob per token (the policy-gradient
-            ratio needs them; a silent 0.0 would make it wrong).
-    """
-    segments = result.trajectory.segments if result.trajectory is not None else ()
-    for n, seg in enumerate(segments):
-        if seg.trainable and len(seg.logprobs) != len(seg.token_ids):
-            raise ValueError(f"episode of {result.task!r}: trainable segment {n} has {len(seg.token_ids)} tokens but "
-                             f"{len(seg.logprobs)} log-probs -- fix: sample with a policy that returns log-probs "
-                             "(hf, or openai with logprobs on)")
-    seq = episode_sequence(result)
-    if seq is None:
-        return None
-    return Sample(torch.tensor(seq.tokens), torch.tensor(seq.mask, dtype=torch.float32),
-                  torch.tensor(seq.logprobs, dtype=torch.float32), 0.0)
-
-
-def sample_from_row(row: dict[str, Any]) -> Sample | None:
-    """:func:`sample_from_episode` of a ``rollouts.jsonl`` row."""
-    return sample_from_episode(episode_from_row(row))
-
-
-class MetricsLog:
-    """metrics.jsonl plus TensorBoard scalars (when tensorboard is installed)."""
-
-    def __init__(self, out: Path, wandb=None, run_config: dict[str, Any] | None = None):
-        self.path = out / "metrics.jsonl"
-        try:
-            from torch.utils.tensorboard import SummaryWriter
-
-            self.tb = SummaryWriter(str(out / "tensorboard"))
-        except ImportError:  # pragma: no cover - tensorboard is a dependency
-            self.tb = None
-        self.wandb = None
-        if wandb is not None:  # logging.wandb: W&B beside TensorBoard
-            from termrl.train.wandb_log import WandbLog
-
-            self.wandb = WandbLog(wandb, out, run_config or {})
-
-    def log(self, step: int, metrics: dict[str, Any]) -> None:
-        with open(self.path, "a") as fh:
-            fh.write(json.dumps({"step": step, "time": time.time(), **metrics}) + "\n")
-        if self.tb:
-            for key, value in metrics.items():
-                if isinstance(value, (int, float)) and not isinstance(value, bool):
-                    self.tb.add_scalar(key, value, step)
-            self.tb.flush()
-        if self.wandb:
-            self.wandb.log(step, metrics)
-
-    def close(self) -> None:
-        if self.wandb:
-            self.wandb.close()
-            self.wandb = None
-
-
-def _rollout_summary(rollout: Rollout, prefix: str) -> dict[str, float]:
-    results = [r for group in rollout.groups.values() for r in group]
-    if not results:
-        return {}
-    rewards = torch.tensor([r.reward for r in results])
-    out = {
-        f"{prefix}reward_mean": float(rewards.mean()),
-        f"{prefix}reward_std": float(rewards.std(unbiased=False)),
-        f"{prefix}resolved_rate": sum(r.resolved for r in results) / len(results),
-        f"{prefix}episodes": len(results),
-        f"{prefix}errors": sum(r.error is not None for r in results),
-    }
-    # reference agents have no trajectory: their test score is the script's reward, not partial credit
-    tests = [r.test_score for r in results if r.trajectory is not None]
-    judges = [r.judge_score for r in results if r.judge_score is not None]
-    if tests:
-        out[f"{prefix}test_score"] = sum(tests) / len(tests)
-    if judges:
-        out[f"{prefix}judge_score"] = sum(judges) / len(judges)
-    return out
 
 
 class Trainer:
@@ -269,107 +179,105 @@ class Trainer:
         temperature = max(self.config.agent.temperature, 1e-4)
         return batch_logps(model, [s.tokens for s in samples], [s.mask for s in samples], temperature, entropy)
 
-    def _micro_batches(self, indices: list[int], samples: list[Sample]) -> list[list[int]]:
-        """The indices of a mini-batch, in micro-batches of one group each, within the token budget."""
-        by_group: dict[str, list[int]] = {}
-        for i in indices:
-            by_group.setdefault(samples[i].group, []).append(i)
-        out = []
-        for members in by_group.values():
-            prefix = shared_prefix_len([samples[i].tokens for i in members], [samples[i].mask for i in members])
-            lengths = [len(samples[i].tokens) for i in members]
-            out += [[members[k] for k in mb]
-                    for mb in micro_batches(lengths, prefix, self.config.grpo.micro_batch_tokens)]
-        return out
-
     def build_samples(self, rollout: Rollout) -> tuple[list[Sample], dict[str, float]]:
-        g = self.config.grpo
-        samples, skipped, masked, misaligned = [], 0, 0, 0
-        for name, results in rollout.groups.items():
-            built = [sample_from_episode(r) if r.error is None else None for r in results]
-            misaligned += sum(r.error is None and token_mismatches(r) > 0 for r in results)
-            valid = torch.tensor([b is not None for b in built])
-            masked += int((~valid).sum())
-            rewards = torch.tensor([r.reward for r in results])
-            if not informative_groups([rewards], [valid])[0]:
-                skipped += 1
-                continue
-            adv = group_advantages(rewards, scale_by_std=g.scale_by_std, leave_one_out=g.leave_one_out, valid=valid)
-            for sample, a in zip(built, adv.tolist()):
-                if sample is not None:
-                    sample.advantage, sample.group = a, name
-                    samples.append(sample)
-        return samples, {"groups_skipped_zero_variance": skipped, "episodes_masked": masked,
-                         "episodes_misaligned": misaligned}
+        """The step's samples with their advantages, and the filter's metrics
+        (:func:`termrl.train.samples.build_samples`)."""
+        return build_samples(rollout, self.config.grpo)
 
     def update(self, samples: list[Sample]) -> dict[str, float]:
-        cfg, g = self.config, self.config.grpo
+        """One policy update on a step's samples; its metrics (all zero, and no optimizer step, without samples).
+
+        The samples are cut into ``grpo.mini_batches`` mini-batches, one optimizer step each, and those
+        into micro-batches of one group each (:func:`~termrl.train.samples.plan_update`). The ratio's
+        denominator is the sampler's log-probs, or with ``grpo.old_logprobs: recompute`` the current
+        weights' numbers computed once before the first step. The loss itself is
+        :func:`~termrl.train.grpo.policy_loss`.
+        """
         stats = {"loss": 0.0, "clip_fraction": 0.0, "kl": 0.0, "entropy": 0.0, "logprob_ratio_rollout": 1.0,
                  "grad_norm": 0.0, "train_tokens": 0, "tokens_per_s": 0.0}
         if not samples:
             return stats
+        g = self.config.grpo
         started = time.monotonic()
-        rollout_old = [s.rollout_logp[1:][s.mask[1:].bool()] for s in samples]
-        order = list(range(len(samples)))
-        batches = [b for b in (order[i::g.mini_batches] for i in range(g.mini_batches)) if b]
-        plan = [self._micro_batches(b, samples) for b in batches]
-        recomputed: dict[int, torch.Tensor] = {}
-        if g.old_logprobs == "recompute":
-            self.model.eval()
-            with torch.no_grad():  # the current weights' numbers, before any update
-                for mb in (mb for micro in plan for mb in micro):
-                    recomputed.update(zip(mb, (lp for lp, _ in self._logps(self.model, [samples[i] for i in mb],
-                                                                           entropy=False))))
-        total_tokens = model_tokens = 0
-        clip_weighted = kl_weighted = entropy_sum = loss_sum = 0.0
-        first_logp: dict[int, torch.Tensor] = {}
+        plan = plan_update(samples, g.mini_batches, g.micro_batch_tokens)
+        sampled = [s.sampled_logps() for s in samples]
+        recomputed = self._recompute_old_logps(samples, plan) if g.old_logprobs == "recompute" else {}
+        old = [recomputed.get(i, sampled[i]) for i in range(len(samples))]
+        totals = _UpdateTotals()
+        before_step: dict[int, torch.Tensor] = {}
         self.model.train()
-        for n_batch, (batch, micro) in enumerate(zip(batches, plan)):
-            n_model = float(sum(samples[i].mask[1:].sum() for i in batch))
-            self.optimizer.zero_grad(set_to_none=True)
-            for mb in micro:
-                group = [samples[i] for i in mb]
-                results = self._logps(self.model, group)
-                logp = pad_sequence([lp for lp, _ in results], batch_first=True)
-                mask = pad_sequence([torch.ones_like(lp) for lp, _ in results], batch_first=True)
-                if n_batch == 0:  # weights not yet updated: the sampler's numbers can be checked against these
-                    first_logp.update((i, recomputed.get(i, lp.detach())) for i, (lp, _) in zip(mb, results))
-                dev = logp.device
-                old = pad_sequence([recomputed.get(i, rollout_old[i]).to(dev) for i in mb], batch_first=True)
-                ref = None
-                if g.kl_coef > 0:
-                    with torch.no_grad():
-                        if self.ref_model is not None:
-                            ref_results = self._logps(self.ref_model, group, entropy=False)
-                        else:  # LoRA: the reference is the base model, adapters off
-                            with self.model.disable_adapter():
-                                ref_results = self._logps(self.model, group, entropy=False)
-                    ref = pad_sequence([lp for lp, _ in ref_results], batch_first=True)
-                loss, st = policy_loss(logp, old, torch.tensor([s.advantage for s in group], device=dev), mask,
-                                       clip_low=g.clip_low, clip_high=g.clip_high, aggregation=g.aggregation,
-                                       max_tokens=g.max_tokens_norm, ref_logp=ref, kl_coef=g.kl_coef)
-                n_tokens = float(mask.sum())
-                scale = n_tokens / n_model if g.aggregation == "token_mean" else len(mb) / len(batch)
-                (loss * scale).backward()
-                loss_sum += float(loss.detach()) * scale
-                clip_weighted += st.clip_fraction * n_tokens
-                kl_weighted += st.kl * n_tokens
-                entropy_sum += float(sum(ent.sum() for _, ent in results))
-                model_tokens += int(n_tokens)
-                total_tokens += sum(int(s.tokens.numel()) for s in group)
-            grad_norm = torch.nn.utils.clip_grad_norm_([p for p in self.model.parameters() if p.requires_grad],
-                                                       cfg.optim.max_grad_norm)
-            with self.policy.exclusive():  # no generation while the weights change
-                self.optimizer.step()
-            stats["grad_norm"] = float(grad_norm)
+        for n, batch in enumerate(plan):
+            logps = self._train_mini_batch(samples, batch, old, totals)
+            if n == 0:  # weights not yet updated: the sampler's numbers can be checked against these
+                before_step = {i: recomputed.get(i, lp) for i, lp in logps.items()}
+            stats["grad_norm"] = self._optimizer_step()
         self.model.eval()
         stats["logprob_ratio_rollout"] = float(torch.cat(
-            [torch.exp(lp.cpu() - rollout_old[i]) for i, lp in sorted(first_logp.items())]).mean())
+            [torch.exp(lp.cpu() - sampled[i]) for i, lp in sorted(before_step.items())]).mean())
         elapsed = time.monotonic() - started
-        stats.update(loss=loss_sum / len(batches), clip_fraction=clip_weighted / model_tokens,
-                     kl=kl_weighted / model_tokens, entropy=entropy_sum / model_tokens, train_tokens=total_tokens,
-                     tokens_per_s=total_tokens / elapsed if elapsed > 0 else 0.0)
+        stats.update(totals.metrics(len(plan)), tokens_per_s=totals.tokens / elapsed if elapsed > 0 else 0.0)
         return stats
+
+    def _recompute_old_logps(self, samples: list[Sample], plan: list[MiniBatch]) -> dict[int, torch.Tensor]:
+        """Every sample's model-token log-probs under the current weights, before any update (eval mode,
+        no gradients), micro-batch by micro-batch as the update will run them."""
+        recomputed: dict[int, torch.Tensor] = {}
+        self.model.eval()
+        with torch.no_grad():
+            for mb in (mb for batch in plan for mb in batch.micro):
+                recomputed.update(zip(mb, (lp for lp, _ in self._logps(self.model, [samples[i] for i in mb],
+                                                                       entropy=False))))
+        return recomputed
+
+    def _train_mini_batch(self, samples: list[Sample], batch: MiniBatch, old: list[torch.Tensor],
+                          totals: _UpdateTotals) -> dict[int, torch.Tensor]:
+        """Zero the gradients, then forward, loss and backward of each micro-batch, scaled so the
+        gradients add up to the mini-batch's loss: per model token (``token_mean``) or per sequence.
+        Returns each sample's model-token log-probs under the weights before this mini-batch's step."""
+        g = self.config.grpo
+        n_model = float(sum(samples[i].mask[1:].sum() for i in batch.indices))
+        self.optimizer.zero_grad(set_to_none=True)
+        logps: dict[int, torch.Tensor] = {}
+        for mb in batch.micro:
+            group = [samples[i] for i in mb]
+            results = self._logps(self.model, group)
+            logp = pad_sequence([lp for lp, _ in results], batch_first=True)
+            mask = pad_sequence([torch.ones_like(lp) for lp, _ in results], batch_first=True)
+            logps.update((i, lp.detach()) for i, (lp, _) in zip(mb, results))
+            dev = logp.device
+            old_logp = pad_sequence([old[i].to(dev) for i in mb], batch_first=True)
+            ref = self._reference_logps(group)
+            loss, st = policy_loss(logp, old_logp, torch.tensor([s.advantage for s in group], device=dev), mask,
+                                   clip_low=g.clip_low, clip_high=g.clip_high, aggregation=g.aggregation,
+                                   max_tokens=g.max_tokens_norm, ref_logp=ref, kl_coef=g.kl_coef)
+            n_tokens = float(mask.sum())
+            scale = n_tokens / n_model if g.aggregation == "token_mean" else len(mb) / len(batch.indices)
+            (loss * scale).backward()
+            totals.add(float(loss.detach()) * scale, st, n_tokens,
+                       entropy=float(sum(ent.sum() for _, ent in results)),
+                       tokens=sum(int(s.tokens.numel()) for s in group))
+        return logps
+
+    def _reference_logps(self, group: list[Sample]) -> torch.Tensor | None:
+        """The KL term's reference: the group's model-token log-probs under the frozen initial model
+        (with LoRA, the base model with the adapters off), padded; None when ``grpo.kl_coef`` is 0."""
+        if self.config.grpo.kl_coef <= 0:
+            return None
+        with torch.no_grad():
+            if self.ref_model is not None:
+                results = self._logps(self.ref_model, group, entropy=False)
+            else:  # LoRA: the reference is the base model, adapters off
+                with self.model.disable_adapter():
+                    results = self._logps(self.model, group, entropy=False)
+        return pad_sequence([lp for lp, _ in results], batch_first=True)
+
+    def _optimizer_step(self) -> float:
+        """Clip the gradients and step, with generation held off while the weights change; the gradient norm."""
+        grad_norm = torch.nn.utils.clip_grad_norm_([p for p in self.model.parameters() if p.requires_grad],
+                                                   self.config.optim.max_grad_norm)
+        with self.policy.exclusive():  # no generation while the weights change
+            self.optimizer.step()
+        return float(grad_norm)
 
     # -- the loop -------------------------------------------------------------------------
 
@@ -382,7 +290,7 @@ class Trainer:
             return {}
         self._phase("eval")
         rollout = self.eval_engine.run(self.eval_tasks, self.config.eval_group_size, step=self.step)
-        summary = _rollout_summary(rollout, "eval/")
+        summary = rollout_summary(rollout, "eval/")
         self.metrics.log(self.step, summary)
         return summary
 
@@ -417,7 +325,7 @@ class Trainer:
         log.info("step %d: updating on %d samples", self.step, len(samples))
         stats = self.update(samples)  # no samples (no informative group within the bound): no update
         self.step += 1
-        metrics = {**_rollout_summary(Rollout(drawn), "train/"), **filter_stats,
+        metrics = {**rollout_summary(Rollout(drawn), "train/"), **filter_stats,
                    "groups_skipped_zero_variance": report.dropped, **report.to_metrics(),
                    "update_skipped": int(not samples), **stats, **self._observe(drawn),
                    "reward/test_weight": weights[0], "reward/judge_weight": weights[1],
@@ -490,51 +398,52 @@ class Trainer:
 
     # -- checkpoints ----------------------------------------------------------------------
 
-    def _trainable_state(self) -> dict[str, torch.Tensor]:
-        return {k: v for k, v in self.model.state_dict().items()} if not self.config.model.lora else {
-            n: p.detach() for n, p in self.model.named_parameters() if p.requires_grad}
-
     def save(self) -> Path:
-        ckpt = self.out / "checkpoints" / f"step-{self.step:06d}"
-        tmp = ckpt.with_suffix(".tmp")
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
-        torch.save(self._trainable_state(), tmp / "model.pt")
-        torch.save(self.optimizer.state_dict(), tmp / "optimizer.pt")
-        torch.save({"python": random.getstate(), "torch": torch.get_rng_state()}, tmp / "rng.pt")
-        (tmp / "state.json").write_text(json.dumps({"step": self.step, "store_rows": len(self.engine.store.rows()),
-                                                    "curriculum": self.curriculum.to_json()}))
-        shutil.rmtree(ckpt, ignore_errors=True)
-        tmp.rename(ckpt)  # a crash mid-save leaves the previous checkpoint intact
-        (self.out / "checkpoints" / "latest").write_text(ckpt.name)
-        kept = sorted(p for p in (self.out / "checkpoints").glob("step-*") if p.is_dir())
-        for old in kept[: -self.config.keep_checkpoints]:
-            shutil.rmtree(old, ignore_errors=True)
+        """Checkpoint the current step (layout: ``termrl.train.checkpoints``)."""
+        state = {"step": self.step, "store_rows": len(self.engine.store.rows()),
+                 "curriculum": self.curriculum.to_json()}
+        ckpt = save_checkpoint(self.out, self.step, self.model, self.optimizer, lora=self.config.model.lora,
+                               state=state, keep=self.config.keep_checkpoints)
         self.saved_step = self.step
         return ckpt
 
     def resume(self) -> bool:
-        latest = self.out / "checkpoints" / "latest"
-        if not latest.is_file():
+        """Load the run's latest checkpoint, if it has one: weights, optimizer, random state, step, curriculum."""
+        ckpt = latest_checkpoint(self.out)
+        if ckpt is None:
             return False
-        ckpt = self.out / "checkpoints" / latest.read_text().strip()
-        state = torch.load(ckpt / "model.pt", weights_only=True)
-        if self.config.model.lora:
-            params = dict(self.model.named_parameters())
-            with torch.no_grad():
-                for name, value in state.items():
-                    params[name].copy_(value)
-        else:
-            self.model.load_state_dict(state)
-        self.optimizer.load_state_dict(torch.load(ckpt / "optimizer.pt", weights_only=True))
-        rng = torch.load(ckpt / "rng.pt", weights_only=False)
-        random.setstate(rng["python"])
-        torch.set_rng_state(rng["torch"])
-        state = json.loads((ckpt / "state.json").read_text())
+        state = load_checkpoint(ckpt, self.model, self.optimizer, lora=self.config.model.lora)
         self.step = self.saved_step = state["step"]
         self.curriculum = cur.CurriculumState.from_json(state.get("curriculum"))
         log.info("resumed from %s at step %d", ckpt, self.step)
         return True
+
+
+@dataclass
+class _UpdateTotals:
+    """Running sums over an update's micro-batches; per-token metrics are weighted by model tokens."""
+
+    loss: float = 0.0
+    """Sum of the scaled micro-batch losses (each mini-batch's adds up to its loss)."""
+    clip: float = 0.0
+    kl: float = 0.0
+    entropy: float = 0.0
+    model_tokens: int = 0
+    tokens: int = 0
+    """All tokens forwarded (prompt and observations too)."""
+
+    def add(self, loss: float, st: LossStats, n_tokens: float, *, entropy: float, tokens: int) -> None:
+        self.loss += loss
+        self.clip += st.clip_fraction * n_tokens
+        self.kl += st.kl * n_tokens
+        self.entropy += entropy
+        self.model_tokens += int(n_tokens)
+        self.tokens += tokens
+
+    def metrics(self, n_batches: int) -> dict[str, float]:
+        return {"loss": self.loss / n_batches, "clip_fraction": self.clip / self.model_tokens,
+                "kl": self.kl / self.model_tokens, "entropy": self.entropy / self.model_tokens,
+                "train_tokens": self.tokens}
 
 
 def _seed_all(seed: int) -> None:

@@ -170,7 +170,7 @@ def _answer(spec: Spec, recs: list[Rec], mistake: str | None = None) -> dict:
             skipped += 1
             continue
         groups.setdefault(key, []).append(rec)
-    suppressed = {_key(spec, Rec(0, "", s, s, "", "", "", datetime.now()), mistake) for s in spec.suppressed}
+    suppressed = {_key(spec, Rec(0, "", s, s, "", "", "", datetime(2000, 1, 1)), mistake) for s in spec.suppressed}
     rows, dropped = [], 0
     for key, group in groups.items():
         newest = max(group, key=lambda r: _stamp(spec, r, mistake))

@@ -9,8 +9,8 @@ A seed picks the structure of the problem, not only its values:
 - the **failure modes** (levels 2-3): nested sub-folders to flatten, name collisions (numbered or first one
   wins), empty files, duplicate contents, hidden files to leave alone, and a manifest of the moves to write.
 
-At level 3 the content classification does not give the file signatures, and the date classification does
-not list the notations: the agent has to inspect the files. The reference solution is composed from the
+Level 3 classifies by content (without the file signatures) or by date (without listing the notations):
+the agent has to inspect the files. The reference solution is composed from the
 pieces chosen (walk, classifier, steps, renaming, collision policy, manifest); each wrong solution swaps
 one piece for a plausible mistake that the generated inbox is checked to expose.
 """
@@ -336,7 +336,9 @@ def test_manifest():
 # --- the instance -------------------------------------------------------------------------------------------------------
 
 def _spec(rng: random.Random, difficulty: int) -> Spec:
-    scheme = rng.choice(["extension", "content", "date", "project"])
+    # level 3 classifies by what needs looking into: contents without their signatures, or dates written in
+    # notations the instruction does not list
+    scheme = rng.choice(["extension", "content", "date", "project"] if difficulty < 3 else ["content", "date"])
     spec = Spec(scheme=scheme, rename=rng.choice(["keep", "lower", "slug"]), recursive=difficulty >= 2)
     if scheme == "extension":
         chosen = rng.sample(sorted(CATEGORIES), {1: 3, 2: 4, 3: 5}[difficulty])

@@ -29,7 +29,7 @@ from termrl.tasks.generators._common import WORDS, Family, Instance, bullet_list
 # the words of such lists as names, and a format is structure, not a name)
 CONFIG_FILE = {"json": "service.json", "ini": "service.ini", "toml": "service.toml", "env": "service.env"}
 SIMPLE = ("greeting", "echo", "static")
-SERVICE_KINDS = ["api", "status", "svc", "gateway", "backend"]
+SERVICE_KINDS = ["api", "svc", "gateway", "backend", "relay"]  # a name pool (the measure blanks these)
 STATEFUL = ("kv", "counter", "items")
 
 LOADERS = {
@@ -268,7 +268,7 @@ def call(method, path, body=None, token=TOKEN):
     if token:
         request.add_header("X-Api-Token", token)
     try:
-        with urllib.request.urlopen(request, timeout=5) as response:
+        with urllib.request.urlopen(request, timeout=15) as response:
             return response.status, response.read(), response.headers.get("Content-Type", "")
     except urllib.error.HTTPError as err:
         return err.code, err.read(), err.headers.get("Content-Type", "")
@@ -287,24 +287,27 @@ def servers():
 
 def start():
     result = subprocess.run(["bash", "/app/start.sh"], cwd="/", stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=20)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
     assert result.returncode == 0, "start.sh failed"
+    # generous on a loaded machine while a server process is alive; quick to give up once none is
     began = time.monotonic()
-    while time.monotonic() < began + 10:
+    while time.monotonic() < began + 30:
         try:
             if call("GET", "/health")[0] == 200:
                 return
         except OSError:
             pass
+        if time.monotonic() > began + 5 and not servers():
+            break
         time.sleep(0.1)
-    pytest.fail(f"nothing answers GET /health on 127.0.0.1:{PORT} after start.sh")
+    pytest.fail(f"nothing answers GET /health on 127.0.0.1:{PORT} after start.sh (servers running: {servers()})")
 
 
 def stop():
     for pid in servers():
         os.kill(pid, signal.SIGKILL)
     began = time.monotonic()
-    while servers() and time.monotonic() < began + 5:
+    while servers() and time.monotonic() < began + 15:
         time.sleep(0.05)
 
 
@@ -430,6 +433,31 @@ cd /app
 """
 
 
+STOP = """cat > /app/stop.sh <<'EOF'
+#!/bin/bash
+if [ -f /app/service.pid ]; then
+  kill "$(cat /app/service.pid)" 2>/dev/null || true
+  rm -f /app/service.pid
+fi
+EOF
+chmod +x /app/stop.sh
+"""
+
+STOP_TEST = """
+
+def test_stop_script(service):
+    result = subprocess.run(["bash", "/app/stop.sh"], cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, timeout=20)
+    assert result.returncode == 0, "stop.sh failed"
+    began = time.monotonic()
+    while servers() and time.monotonic() < began + 15:
+        time.sleep(0.1)
+    assert not servers(), "a server.py process is still running after stop.sh"
+    start()
+    assert call("GET", "/health")[0] == 200
+"""
+
+
 def _config_text(fmt: str, config: dict) -> str:
     """The config file as the format writes it (every value a string but the port)."""
     if fmt == "json":
@@ -522,7 +550,12 @@ def _setup_instance(rng, difficulty, fmt, name, port, config, config_path, data_
                    if static else "")
     persist = (f"\n{{n}}. The service keeps its state in `{data_dir}` (the `data_dir` key), which does not exist yet: "
                "start.sh must create it if it is missing, and state must survive a restart." if data_dir else "")
-    extra = "".join(text.replace("{n}", str(k + 3)) for k, text in enumerate(t for t in (static_text, persist) if t))
+    with_stop = rng.random() < 0.5
+    stop_text = ("\n{n}. Write `/app/stop.sh`: `bash /app/stop.sh` stops the service that start.sh started (no "
+                 "`server.py` process is left running) and exits 0; start.sh must work again afterwards."
+                 if with_stop else "")
+    extra = "".join(text.replace("{n}", str(k + 3))
+                    for k, text in enumerate(t for t in (static_text, persist, stop_text) if t))
     instruction = f"""
 `/app/server.py` is a small HTTP service; `/app/API.md` says what it must do. Its docstring says how it
 reads its configuration ({LOADERS[fmt][1]}). Set it up:
@@ -538,8 +571,11 @@ once) and then use it as API.md describes.
     config_code = ("#!/bin/bash\nset -euo pipefail\n" + public + "python3 - <<'PY'\nimport json\nfrom pathlib import Path\n"
                    f"path = {config_path!r}\nconfig = {json.dumps(config)}\n{CONFIG_WRITERS[fmt]}\nPY\n")
 
-    def solution(start: str) -> str:
-        return config_code + f"cat > /app/start.sh <<'EOF'\n{start}EOF\nchmod +x /app/start.sh\n"
+    def solution(start: str, pid: str = "$!") -> str:
+        script = config_code + f"cat > /app/start.sh <<'EOF'\n{start}EOF\nchmod +x /app/start.sh\n"
+        if with_stop:  # the start script records the server's pid; stop.sh ends that process
+            script = script.replace("&\nEOF\n", f"&\necho {pid} > /app/service.pid\nEOF\n") + STOP
+        return script
 
     good = solution(_start_script(fmt, config_path, data_dir))
     prepare, command = _start_command(fmt, config_path)
@@ -548,6 +584,9 @@ once) and then use it as API.md describes.
                                                                                    "python3 /app/server.py"))}
     if data_dir:
         wrong["wrong_data_dir_not_created.sh"] = solution(_start_script(fmt, config_path, data_dir, prepare_dir=False))
+    if with_stop:
+        wrong["wrong_pidfile_holds_shell_pid.sh"] = solution(_start_script(fmt, config_path, data_dir), pid="$$")
+        tests += STOP_TEST
     return Instance(instruction=instruction, files=files, solve=good, wrong=wrong, tests=tests,
                     answer={"format": fmt, "endpoints": endpoints, "config": config})
 

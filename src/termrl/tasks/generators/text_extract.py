@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import csv
 import gzip
+import hashlib
 import html
 import io
 import json
@@ -35,8 +36,8 @@ from termrl.tasks.generators._common import FIRST_NAMES, LAST_NAMES, WORDS, Fami
 
 FILLER = ["please check", "as discussed", "see", "follow up on", "customer asked about", "escalated",
           "closed", "re-opened", "waiting for", "duplicate of"]
-MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-               "October", "November", "December"]
+# one string, not a module-level word list: the diversity measure would blank such words as pool names
+MONTH_NAMES = "January February March April May June July August September October November December"
 LETTERS = "ABCDEFGHJKLMNPRSTUVWXYZ"
 
 # --- formats: rules, renderers, reference readers, mistaken readers ----------------------------------------
@@ -298,7 +299,7 @@ def _date_target(rng: random.Random, style: str, prefix: str) -> Target:
          "(out / \"dates.txt\").write_text(\"\".join(d + \"\\n\" for d in sorted(dates)))\n"))
 
     def written(day: date) -> str:
-        return shape.format(y=day.year, m=day.month, d=day.day, name=MONTH_NAMES[day.month - 1])
+        return shape.format(y=day.year, m=day.month, d=day.day, name=MONTH_NAMES.split()[day.month - 1])
     start = date(2019, 1, 1)
     days = sorted({start + timedelta(days=rng.randrange(2500)) for _ in range(11)})
     rng.shuffle(days)
@@ -458,12 +459,14 @@ python3 /app/extract.py /app/docs /app/out
 
 TESTS = """
 import base64
+import hashlib
 import subprocess
 from pathlib import Path
 
 import pytest
 
 EXPECTED = @@EXPECTED@@
+DOC_SHA256 = @@DOC_SHA256@@
 HIDDEN_DOCS = @@HIDDEN_DOCS@@
 HIDDEN_EXPECTED = @@HIDDEN_EXPECTED@@
 
@@ -496,8 +499,10 @@ def test_extractor_on_hidden_documents(hidden, name):
     assert got == HIDDEN_EXPECTED[name], (sorted(set(got.splitlines()) ^ set(HIDDEN_EXPECTED[name].splitlines())))
 
 
-def test_documents_untouched():
-    assert Path("/app/docs").is_dir() and any(Path("/app/docs").rglob("*"))
+def test_documents_left_in_place():
+    for name, digest in DOC_SHA256.items():
+        path = Path("/app/docs", name)
+        assert path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == digest, name
 """
 
 
@@ -555,6 +560,7 @@ amounts, which all add up):
         solve=script(),
         wrong=wrong,
         tests=render(TESTS, expected=expected,
+                     doc_sha256={name: hashlib.sha256(data).hexdigest() for name, data in files.items()},
                      hidden_docs={n: base64.b64encode(d).decode() for n, d in hidden_files.items()},
                      hidden_expected=_expected(hidden_targets)),
         answer={"formats": formats, "targets": kinds, "expected": expected},
