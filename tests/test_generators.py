@@ -15,6 +15,7 @@ import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import docker
 import pytest
 
 from termrl.tasks import load_task
@@ -115,7 +116,10 @@ def test_family_instances_validate(family, provider, tmp_path):
     finally:
         for task_dir in task_dirs:
             for image in provider.client.images.list(filters={"label": f"termrl.task={task_dir.name}"}):
-                provider.client.images.remove(image.id, force=True)
+                try:
+                    provider.client.images.remove(image.id, force=True)
+                except docker.errors.APIError as exc:  # in use elsewhere (another run of the same instance)
+                    print(f"left image {image.id[:19]}: {exc}")  # must not hide this test's own verdict
     print(f"{family}: {len(task_dirs)} instances validated in {time.monotonic() - start:.1f}s")
     bad = [f"{r.task}: {r.error} (oracle={r.oracle_reward}, nop={r.nop_reward}, wrong={r.wrong_rewards})"
            for r in results if not r.valid]
