@@ -108,7 +108,8 @@ def _number_text(spec: Spec, x: float, rng: random.Random) -> str:
 
 # --- the model ---------------------------------------------------------------------------------------------------------
 
-def _to_base(dim: str, unit: str, value: float, mistake: str | None) -> float:
+def _unit(dim: str, unit: str, mistake: str | None) -> tuple[float, float]:
+    """(factor, offset) of ``unit`` to its dimension's base unit, as ``mistake`` (if any) gets it wrong."""
     factor, offset = DIMENSIONS[dim][1][unit]
     if mistake == "binary_prefix" and unit in ("kB", "MB", "GB"):
         factor = {"kB": 1024.0, "MB": 1048576.0, "GB": 1073741824.0}[unit]
@@ -116,19 +117,18 @@ def _to_base(dim: str, unit: str, value: float, mistake: str | None) -> float:
         factor = 4.54609
     if mistake == "no_offset":
         offset = 0.0
+    return factor, offset
+
+
+def _to_base(dim: str, unit: str, value: float, mistake: str | None) -> float:
+    factor, offset = _unit(dim, unit, mistake)
     return value * factor + offset
 
 
 def _from_base(dim: str, unit: str, value: float, mistake: str | None) -> float:
     if mistake == "no_target":
         return value
-    factor, offset = DIMENSIONS[dim][1][unit]
-    if mistake == "binary_prefix" and unit in ("kB", "MB", "GB"):
-        factor = {"kB": 1024.0, "MB": 1048576.0, "GB": 1073741824.0}[unit]
-    if mistake == "imperial_gallon" and unit == "gal":
-        factor = 4.54609
-    if mistake == "no_offset":
-        offset = 0.0
+    factor, offset = _unit(dim, unit, mistake)
     return (value - offset) / factor
 
 
