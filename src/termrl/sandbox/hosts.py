@@ -18,6 +18,13 @@ from termrl.errors import SandboxError
 from termrl.sandbox.docker import DockerProvider, docker_client
 
 
+def client_for(url: str, timeout: int = 300) -> docker.DockerClient:
+    """A Docker client for ``url`` as the docker CLI would make it with DOCKER_HOST=url (TLS from
+    DOCKER_TLS_VERIFY / DOCKER_CERT_PATH, ``ssh://`` through the ssh client)."""
+    return docker.from_env(timeout=timeout, environment={**os.environ, "DOCKER_HOST": url},
+                           use_ssh_client=url.startswith("ssh://"))
+
+
 def host_for(hosts: list[str], slot: int) -> str | None:
     """The engine URL of process ``slot``; None = the local engine (DOCKER_HOST or the default socket)."""
     return hosts[slot % len(hosts)] if hosts else None
@@ -33,9 +40,7 @@ def docker_provider_for(hosts: list[str], slot: int = 0, **settings: Any) -> Doc
     if url is None:
         return DockerProvider(docker_client(), **settings)
     try:
-        # from_env with DOCKER_HOST set: TLS (DOCKER_TLS_VERIFY, DOCKER_CERT_PATH) and ssh:// as the docker CLI does.
-        client = docker.from_env(timeout=300, environment={**os.environ, "DOCKER_HOST": url},
-                                 use_ssh_client=url.startswith("ssh://"))
+        client = client_for(url)
         client.ping()
     except docker.errors.DockerException as exc:
         raise SandboxError(f"sandbox.hosts[{hosts.index(url)}] = {url}: no Docker engine answers ({exc}) -- check "

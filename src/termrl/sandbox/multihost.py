@@ -20,7 +20,6 @@ TLS from DOCKER_TLS_VERIFY / DOCKER_CERT_PATH, ``ssh://``), each behind its own 
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -34,6 +33,7 @@ from termrl.errors import EngineUnavailable, SandboxError, TermrlError
 from termrl.images.build import ImageConfig
 from termrl.sandbox.base import Sandbox, SandboxSpec
 from termrl.sandbox.docker import DockerProvider
+from termrl.sandbox.hosts import client_for
 from termrl.sandbox.pool import PooledProvider
 from termrl.types import Task
 
@@ -41,12 +41,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_HOST_RETRY_S = 10.0
 """How long a start waits for a host that stopped answering before the host is marked down."""
-
-
-def client_for(url: str, timeout: int = 300) -> docker.DockerClient:
-    """A Docker client for ``url`` as the docker CLI would make it with DOCKER_HOST=url (TLS, ssh)."""
-    return docker.from_env(timeout=timeout, environment={**os.environ, "DOCKER_HOST": url},
-                           use_ssh_client=url.startswith("ssh://"))
 
 
 @dataclass
@@ -235,16 +229,6 @@ class MultiHostProvider:
         if host.up and not host.answers():
             self.mark_down(host, "it stopped answering during an episode")
         return None if host.up else host.url
-
-    def warm(self, spec: SandboxSpec, count: int | None = None) -> None:
-        """Start sandboxes in the background on each live host that pools, sharing ``count`` among them."""
-        hosts = [h for h in self._live() if isinstance(h.provider, PooledProvider) and spec.image not in h.lacks]
-        if not hosts:
-            return
-        count = count or hosts[0].provider.size
-        share = -(-count // len(hosts))
-        for host in hosts:
-            host.provider.warm(replace(spec, image=host.tags.get(spec.image, spec.image)), share)
 
     def expect(self, spec: SandboxSpec, count: int) -> None:
         """``count`` episodes of ``spec`` are coming: each live pooling host expects its share of them."""
