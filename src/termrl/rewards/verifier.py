@@ -53,7 +53,7 @@ tok=$1; secs=$2; script=$3; tmo=$4; bash_=$5; find_=$6; b64=$7; md5=$8
 unset UNSET_VARS
 "$tmo" -k 5 "$secs" "$bash_" "$script" </dev/null 2>&1
 rc=$?
-: > /run/.termrl-end-$tok 2>/dev/null || : > /tmp/.termrl-end-$tok
+: > /logs/.termrl-end-$tok
 __sweep() {
   __n=0
   for __sig in STOP STOP KILL KILL; do
@@ -71,11 +71,9 @@ while [ $__i -lt 10 ]; do __sweep; [ "$__n" = 0 ] && break; __i=$((__i+1)); done
 printf '
 %s:RC:%d
 ' "$tok" "$rc"
-__m=/run/.termrl-end-$tok; [ -e "$__m" ] || __m=/tmp/.termrl-end-$tok
-"$find_" /logs/verifier -newer "$__m" 2>/dev/null | while IFS= read -r f; do printf '%s:LATE:%s
+"$find_" /logs/verifier -newer /logs/.termrl-end-$tok 2>/dev/null | while IFS= read -r f; do printf '%s:LATE:%s
 ' "$tok" "$f"; done
-__s=/run/.termrl-start-$tok; [ -e "$__s" ] || __s=/tmp/.termrl-start-$tok
-"$find_" __ROOT_CONFIGS__ -maxdepth 0 -newer "$__s" 2>/dev/null | while IFS= read -r f; do printf '%s:LATE:%s
+"$find_" __ROOT_CONFIGS__ -maxdepth 0 -newer /logs/.termrl-start-$tok 2>/dev/null | while IFS= read -r f; do printf '%s:LATE:%s
 ' "$tok" "$f"; done
 "$find_" /tests -type f -exec "$md5" {} + 2>/dev/null | while IFS= read -r l; do printf '%s:SUM:%s
 ' "$tok" "$l"; done
@@ -282,7 +280,7 @@ def verify(task: Task, sandbox: Sandbox, *, started_at: float, network: bool = T
     token = "__TERMRL_V_" + secrets.token_hex(12)
     # The start marker: a pytest configuration at / newer than it was written while the tests were set up or ran.
     sandbox.run([sh, "-c", f"rm -rf /tests {LOGS} /solution; mkdir -p {LOGS} /logs/agent; "
-                 f": > /run/.termrl-start-{token} 2>/dev/null || : > /tmp/.termrl-start-{token}"], timeout=60, raw=True,
+                 f": > /logs/.termrl-start-{token}"], timeout=60, raw=True,
                 env={"PATH": inv.env_path} if inv and inv.env_path else None)
     if task.tests_dir.is_dir():
         sandbox.upload_dir(task.tests_dir, "/tests")
