@@ -188,6 +188,30 @@ def test_engine_down_past_the_bound_stops_the_run_clearly(tmp_path, task_factory
     client.close()
 
 
+def test_engine_lost_between_agent_and_verifier_is_a_sandbox_error(tmp_path, task_factory, private_engine):
+    """The verifier's first engine calls (the image's inventory, the integrity step) are at the sandbox
+    boundary too: an engine that dies after the agent finished gives a recorded sandbox error, not a crash."""
+    task = load_task(task_factory())
+    client = private_engine.client()
+    provider = DockerProvider(client, engine_retry_s=3)
+
+    class StopsTheEngine(OracleAgent):
+        def run(self, task, sandbox):
+            outcome = super().run(task, sandbox)
+            private_engine.stop()
+            return outcome
+
+    try:
+        result = run_episode(task, StopsTheEngine(), provider, EpisodeConfig(verifier_network=False))
+    finally:
+        private_engine.start()
+    assert result.error is not None and result.error.boundary == "sandbox", result.error
+    assert "lost the Docker engine" in result.error.message and result.reward == 0.0
+    provider.close()  # removes the container lost with the engine, now that it answers
+    assert client.containers.list(all=True, ignore_removed=True, filters={"label": LABEL}) == []
+    client.close()
+
+
 # -- the policy endpoint down or erroring ----------------------------------------------------------
 
 def _solver(messages: list[dict]) -> str:

@@ -58,8 +58,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from termrl.sandbox.inventory import (CUSTOMIZE, LIB_DIRS, STD_PATH_DIRS, TOOLING, Inventory,  # noqa: F401
-                                      inventory)
+from termrl.sandbox.inventory import CUSTOMIZE, LIB_DIRS, STD_PATH_DIRS, TOOLING, Inventory  # noqa: F401
 
 log = logging.getLogger(__name__)
 

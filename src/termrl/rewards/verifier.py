@@ -260,13 +260,13 @@ def verify(task: Task, sandbox: Sandbox, *, started_at: float, network: bool = T
     Raises:
         SandboxError: the sandbox broke (infrastructure, not the agent's fault).
     """
-    from termrl.rewards.integrity import IntegrityReport, enforce, inventory
+    from termrl.rewards.integrity import IntegrityReport, enforce
 
     t0 = time.monotonic()
     report = IntegrityReport()
     inv = None
     if hasattr(sandbox, "changes"):
-        inv = inventory(sandbox.client, sandbox.image_id, sandbox.image_env().get("PATH", ""))
+        inv = sandbox.image_inventory()
         workdirs = tuple(d for d in (sandbox.image_workdir(), task.environment.workdir) if d)
         if integrity:
             enforce(sandbox, inv, report, workdirs=workdirs)

@@ -47,7 +47,8 @@ from termrl.errors import EngineUnavailable, SandboxError
 from termrl.rollout.shutdown import STOP
 from termrl.sandbox.reaper import LABEL, owner_labels, owner_state, reap_orphans
 from termrl.sandbox.base import SandboxSpec
-from termrl.sandbox.inventory import _PY_INVENTORY, cached, inventory_key, parse_inventory, store
+from termrl.sandbox.inventory import (_PY_INVENTORY, Inventory, cached, inventory, inventory_key, parse_inventory,
+                                      store)
 from termrl.sandbox.inventory import script as inventory_script
 from termrl.sandbox.procs import servers
 from termrl.sandbox.stream import ShellDied, StreamReply, StreamShell
@@ -493,6 +494,7 @@ class DockerSandbox:
             raise SandboxError(f"cannot {'connect' if enabled else 'disconnect'} network: {exc}") from exc
         self.network = enabled
 
+    @_at_boundary
     def stop_agent_processes(self, ls: str = "ls") -> tuple[int, list[int]]:
         """Kill every process except PID 1 and those that serve: a process holding a listening
         socket (TCP, or a Unix stream socket), its descendants and its ancestors (below the
@@ -570,6 +572,7 @@ class DockerSandbox:
 
     # -- the integrity step's view of the container (Docker API only: nothing runs inside) ------
 
+    @_at_boundary
     def changes(self) -> list[tuple[str, str]]:
         """Paths the container added (A), changed (C) or deleted (D) against its image.
 
@@ -584,6 +587,7 @@ class DockerSandbox:
             return fast
         return self.api_changes()
 
+    @_at_boundary
     def api_changes(self) -> list[tuple[str, str]]:
         try:
             rows = self.container.diff() or []
@@ -595,6 +599,11 @@ class DockerSandbox:
     def image_id(self) -> str:
         return self.container.attrs["Image"]
 
+    @_at_boundary
+    def image_inventory(self) -> Inventory:
+        """The image's toolchain (programs, PATH), for the verifier: cached per image."""
+        return inventory(self.client, self.image_id, self.image_env().get("PATH", ""))
+
     def image_env(self) -> dict[str, str]:
         """The environment the image declares (the agent cannot change it)."""
         pairs = (item.partition("=") for item in self.container.attrs["Config"].get("Env") or [])
@@ -603,11 +612,13 @@ class DockerSandbox:
     def image_workdir(self) -> str:
         return self.container.attrs["Config"].get("WorkingDir") or "/"
 
+    @_at_boundary
     def read_archive(self, path: str) -> bytes | None:
         """``path`` (file, link or folder) as a tar archive from the container; None if absent."""
         self._check_open()
         return _archive(self.container, path, "")
 
+    @_at_boundary
     def is_dir(self, path: str) -> bool:
         """Whether ``path`` is a folder now (not a link): from the upper layer when local, else a stat
         through the API (HEAD .../archive)."""
@@ -640,20 +651,24 @@ class DockerSandbox:
         except OSError:
             return True  # gone or replaced since
 
+    @_at_boundary
     def put_archive(self, at: str, archive: bytes) -> None:
         self._check_open()
         self._put(at, archive, at)
 
+    @_at_boundary
     def pristine(self) -> "PristineImage":
         """A never-started container of this sandbox's image: the image's own files, to copy back."""
         return PristineImage(self.client, self.image_id)
 
+    @_at_boundary
     def pause(self) -> None:
         try:
             self.container.pause()
         except docker.errors.APIError as exc:
             raise SandboxError(f"cannot pause container {self.id[:12]}: {exc}") from exc
 
+    @_at_boundary
     def unpause(self) -> None:
         try:
             self.container.unpause()
@@ -756,9 +771,11 @@ class PristineImage:
         labels = {LABEL: "1", **owner_labels(), f"{LABEL}.created": str(int(time.time())), f"{LABEL}.role": "pristine"}
         try:
             self.container = client.containers.create(image, ["true"], labels=labels, network_disabled=True)
-        except docker.errors.APIError as exc:
-            raise SandboxError(f"cannot create a pristine container of {image[:19]}: {exc}") from exc
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
+            lost = "lost the Docker engine: " if engine_down(exc) else ""
+            raise SandboxError(f"cannot create a pristine container of {image[:19]}: {lost}{exc}") from exc
 
+    @_at_boundary
     def archive(self, path: str) -> bytes | None:
         """``path`` from the image as a tar archive (links stay links); None if the image lacks it."""
         return _archive(self.container, path, " from the image")
@@ -766,8 +783,8 @@ class PristineImage:
     def close(self) -> None:
         try:
             self.container.remove(force=True, v=True)
-        except docker.errors.APIError:
-            pass
+        except (docker.errors.DockerException, requests.exceptions.RequestException):
+            pass  # gone, or the engine is: the reaper removes it (labelled) on the next run
 
     def __enter__(self) -> "PristineImage":
         return self
