@@ -40,6 +40,11 @@ ARMS = {
 def held_out(trainer: Trainer) -> dict[str, dict[str, float]]:
     """Evaluate now; resolved rate, episodes and standard error, per difficulty and overall."""
     trainer.evaluate()
+    return by_difficulty(trainer)
+
+
+def by_difficulty(trainer: Trainer) -> dict[str, dict[str, float]]:
+    """The evaluation at the trainer's current step (eval.jsonl), per difficulty (task name suffix) and overall."""
     rows = [json.loads(line) for line in (trainer.out / "eval.jsonl").read_text().splitlines()]
     rows = [r for r in rows if r.get("step") == trainer.step]
     out = {}

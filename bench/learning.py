@@ -8,6 +8,9 @@
 Run: .venv/bin/python bench/learning.py [--minutes 60] [--eval-k 4] [--out runs/learning] [--difficulty 2]
 ``--difficulty 2`` is the family's level that needs two actions and the use of an observation (read
 /app/secret.txt, which names a word, then write that word); 1 (the preset's) names the command.
+``--difficulties 1 2 --curriculum`` trains on both levels, staged easy -> medium (promotion when the
+rolling training resolved rate reaches --promote-at, 25% replay), and evaluates both: the held-out
+figures are printed per level, so level 2's before/after is the observation-using skill.
 Resumable: rerunning with the same --out continues the training where it stopped.
 """
 
@@ -20,6 +23,8 @@ import math
 import time
 from pathlib import Path
 
+from curriculum import _fmt, by_difficulty  # bench/curriculum.py (this folder is on sys.path)
+
 from termrl.train.config import load_config
 from termrl.train.trainer import Trainer
 
@@ -31,6 +36,7 @@ def _eval(trainer: Trainer, label: str) -> dict:
     n = summary.get("eval/episodes", 0)
     p = summary.get("eval/resolved_rate", 0.0)
     summary["eval/resolved_se"] = math.sqrt(p * (1 - p) / n) if n else 0.0
+    summary["by_difficulty"] = by_difficulty(trainer)
     print(f"[{label}] held-out: resolved {p:.3f} ± {summary['eval/resolved_se']:.3f}, "
           f"reward {summary.get('eval/reward_mean', 0):.3f} over {summary.get('eval/episodes', 0)} episodes", flush=True)
     return summary
@@ -44,6 +50,10 @@ def main() -> None:
     parser.add_argument("--out", default="runs/learning")
     parser.add_argument("--difficulty", type=int, choices=(1, 2, 3), default=None,
                         help="easy-files level (default: the config's)")
+    parser.add_argument("--difficulties", type=int, nargs="+", choices=(1, 2, 3), default=None,
+                        help="several easy-files levels at once (training and held-out)")
+    parser.add_argument("--curriculum", action="store_true", help="stage the levels easy -> medium -> hard")
+    parser.add_argument("--promote-at", type=float, default=0.5, help="rolling resolved rate that promotes")
     parser.add_argument("--set", action="append", default=[], help="KEY=VALUE config overrides")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
@@ -53,6 +63,14 @@ def main() -> None:
                  "eval_group_size": args.eval_k, "steps": 10_000}
     if args.difficulty:
         overrides["tasks.difficulty"] = args.difficulty
+    if args.difficulties:
+        overrides["tasks.difficulties"] = sorted(set(args.difficulties))
+    if args.curriculum:
+        from termrl.tasks.easy import LABELS
+
+        levels = sorted(set(args.difficulties or [args.difficulty or 1]))
+        overrides.update({"curriculum.enabled": True, "curriculum.stages": [LABELS[d] for d in levels],
+                          "curriculum.window": 3, "curriculum.replay": 0.25, "curriculum.promote_at": args.promote_at})
     overrides.update({k: yaml.safe_load(v) for k, v in (s.split("=", 1) for s in args.set)})
     config = load_config(args.config, overrides)
     trainer = Trainer(config)
@@ -68,7 +86,7 @@ def main() -> None:
     def progress(step: int, m: dict) -> None:
         print(f"step {step:3d}  {time.monotonic() - started:6.0f}s  reward {m.get('train/reward_mean', 0):.3f}  "
               f"resolved {m.get('train/resolved_rate', 0):.2f}  loss {m.get('loss', 0):+.4f}  "
-              f"skipped {m.get('groups_skipped_zero_variance', 0)}", flush=True)
+              f"skipped {m.get('groups_skipped_zero_variance', 0)}  stage {m.get('curriculum/stage', '-')}", flush=True)
 
     trainer.config.eval_every = 0
     trainer.train(progress=progress)
@@ -86,8 +104,18 @@ def main() -> None:
     print("\nreward curve (training episodes, per step):")
     for m in train_rows:
         bar = "#" * int(round(40 * m["train/reward_mean"]))
-        print(f"  step {m['step']:3d}  reward {m['train/reward_mean']:.3f}  resolved {m['train/resolved_rate']:.2f}  {bar}")
+        stage = f"  stage {m['curriculum/stage']}" if "curriculum/stage" in m else ""
+        print(f"  step {m['step']:3d}  reward {m['train/reward_mean']:.3f}  resolved {m['train/resolved_rate']:.2f}"
+              f"{stage}  {bar}")
     b, a = before.get("eval/resolved_rate", 0.0), after.get("eval/resolved_rate", 0.0)
+    if len({k for s in (before, after) for k, v in s.get("by_difficulty", {}).items() if v["episodes"]}) > 2:
+        print("\nheld-out resolved rate ± standard error (episodes), per level")
+        for level in ("d1", "d2", "d3"):
+            cells = [s.get("by_difficulty", {}).get(level) for s in (before, after)]
+            if all(c and c["episodes"] for c in cells):
+                delta = 100 * (cells[1]["resolved"] - cells[0]["resolved"])
+                print(f"  {level}  before {_fmt(cells[0])}   after {_fmt(cells[1])}   delta {delta:+.1f} ± "
+                      f"{100 * math.hypot(cells[0]['se'], cells[1]['se']):.1f} points")
     print(f"\n{'':<10}{'resolved':>10}{'± s.e.':>8}{'reward':>10}{'episodes':>10}")
     for label, s in (("before", before), ("after", after)):
         p, n = s.get("eval/resolved_rate", 0.0), s.get("eval/episodes", 0)

@@ -124,3 +124,18 @@ def test_family_instances_validate(family, provider, tmp_path):
     bad = [f"{r.task}: {r.error} (oracle={r.oracle_reward}, nop={r.nop_reward}, wrong={r.wrong_rewards})"
            for r in results if not r.valid]
     assert not bad, "\n".join(bad)
+
+
+def test_easy_files_level_2_is_only_solvable_by_reading_the_note(tmp_path):
+    """Level 2's word (and its command) is in /app/note.txt only: never in the instruction or the tests' names."""
+    from termrl.tasks.easy import generate_easy
+
+    words = set()
+    for seed in range(6):
+        task = generate_easy(seed, 2, tmp_path)
+        expected = (task / "tests" / "test_outputs.py").read_text().split("EXPECTED = ")[1].splitlines()[0].strip("'\"")
+        words.add(expected)
+        assert expected not in (task / "instruction.md").read_text()
+        assert f"echo {expected} > /app/answer.txt" in (task / "environment" / "note.txt").read_text()
+        assert "COPY note.txt /app/note.txt" in (task / "environment" / "Dockerfile").read_text()
+    assert len(words) > 3  # the word changes with the seed

@@ -1,9 +1,11 @@
 """An easy procedural family for showing learning with a tiny model on CPU.
 
 ``easy-files``: put a given word into /app/answer.txt, with the command named in the instruction
-(difficulty 1), a word read from a file (2), or a line count (3). One shell command solves each
-instance, so a 135M-parameter model sometimes does it before training (about 1 in 4 samples at
-difficulty 1) and a short GRPO run has signal to learn from.
+(difficulty 1); the command to run is only in a file the instruction names, so the agent must read
+it and then act on what it read (2); or a line count, nothing named (3). One shell command can
+solve each instance, so a 135M-parameter model sometimes does levels 1 and 2 before training and a
+short GRPO run has signal to learn from. (A level 2 that named both steps but left the agent to
+put a word it read into an ``echo`` was solved in 0 of 48 untrained samples.)
 """
 
 from __future__ import annotations
@@ -63,12 +65,16 @@ def generate_easy(seed: int, difficulty: int, out: Path) -> Path:
                        f"This shell command does it: echo {word} > /app/answer.txt")
         expected, solve, wrong = word, f"echo {word} > /app/answer.txt\n", f"echo {word[:-1]} > /app/answer.txt\n"
     elif difficulty == 2:
-        (task / "environment" / "secret.txt").write_text(f"the secret word is: {word}\n")
-        dockerfile += "COPY secret.txt /app/secret.txt\n"
-        instruction = "The file /app/secret.txt names a secret word. Write just that word into /app/answer.txt."
+        # Two actions, and the second is what the first one showed: the word (and the command) is only
+        # in the file, so an agent that does not read it, or does not act on what it read, fails.
+        (task / "environment" / "note.txt").write_text(
+            f"To finish the task, run this shell command:\necho {word} > /app/answer.txt\n")
+        dockerfile += "COPY note.txt /app/note.txt\n"
+        instruction = ("The file /app/note.txt says what to do. First read it with this command: cat /app/note.txt\n"
+                       "Then run the command it gives.")
         expected = word
-        solve = "awk '{print $NF}' /app/secret.txt > /app/answer.txt\n"
-        wrong = "cp /app/secret.txt /app/answer.txt\n"
+        solve = "tail -n 1 /app/note.txt | sh\n"
+        wrong = "cp /app/note.txt /app/answer.txt\n"
     else:
         n = rng.randint(5, 40)
         (task / "environment" / "data.txt").write_text("".join(f"{rng.choice(WORDS)}\n" for _ in range(n)))
