@@ -29,6 +29,7 @@ def test_upstream_unchanged_and_main_moved():
     assert subjects("origin/main") == ["Add CHANGES", "Rename the CLI module to calc/main.py",
                                        "ops: power (picked from Dev's branch, docstring fixed)", "Add mul and div",
                                        "Initial calculator"]
+    assert git("rev-parse", "origin/main") == "8235c86786d99c0a08d85fe41ed22b2341d3b822"   # the build is deterministic
     assert git("rev-parse", "main") == git("rev-parse", "origin/main")
 
 
