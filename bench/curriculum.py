@@ -1,7 +1,7 @@
 """Curriculum vs no curriculum on a mixed set, at the same budget, side by side.
 
 The set: the easy-files family at difficulties 1-3 (1: the instruction names the command;
-2: read a file naming a word, then write that word; 3: count a file's lines) -- a mix of a
+2: read /app/note.txt, then run the command it gives; 3: count a file's lines) -- a mix of a
 task the untrained SmolLM2 sometimes solves and tasks it almost never does.
 
 * ``uniform``: every step draws its tasks from the whole set.

@@ -7,7 +7,7 @@
 
 Run: .venv/bin/python bench/learning.py [--minutes 60] [--eval-k 4] [--out runs/learning] [--difficulty 2]
 ``--difficulty 2`` is the family's level that needs two actions and the use of an observation (read
-/app/secret.txt, which names a word, then write that word); 1 (the preset's) names the command.
+/app/note.txt, then run the command it gives); 1 (the preset's) names the command.
 ``--difficulties 1 2 --curriculum`` trains on both levels, staged easy -> medium (promotion when the
 rolling training resolved rate reaches --promote-at, 25% replay), and evaluates both: the held-out
 figures are printed per level, so level 2's before/after is the observation-using skill.
