@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import typer
@@ -26,3 +28,9 @@ def export_model_cmd(
     except (TermrlError, FileExistsError) as exc:
         fail(str(exc))
     console.print(f"wrote {folder}: " + ", ".join(sorted(p.name for p in folder.iterdir())))
+    # Every file is written and closed. Skip the interpreter's teardown: a native worker thread left by
+    # the model-loading stack sometimes aborts it ("terminate called without an active exception",
+    # exit -6) after the export already succeeded.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
