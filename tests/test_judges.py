@@ -181,7 +181,7 @@ class ScriptedPolicy:
         self.replies = list(replies)
         self.calls: list[list[Message]] = []
 
-    def generate(self, messages, *, tools=None, max_tokens=512, temperature=0.7) -> Generation:
+    def generate(self, messages, *, tools=None, max_tokens=512, temperature=0.7, stop_at=None) -> Generation:
         self.calls.append(list(messages))
         reply = self.replies.pop(0)
         if isinstance(reply, Exception):

@@ -184,6 +184,42 @@ def test_hf_batches_concurrent_callers(hf_policy):
         assert got.logprobs == pytest.approx(alone.logprobs, abs=1e-3)
 
 
+def test_hf_stops_at_the_end_of_the_action(hf_policy):
+    """With the bash_block format's ``action_end``, generation ends at the token that closes the
+    first block: the reply is a prefix of the unstopped one (same greedy tokens, fewer of them),
+    text and tokens agree, and a row without ``stop_at`` in the same batch runs on."""
+    from termrl.agent.formats import get_format
+
+    fmt = get_format("bash_block")
+    messages = [Message("system", fmt.system_prompt()), Message("user", "Show the files in /app. Run: ls -la /app")]
+    free = hf_policy.generate(messages, max_tokens=80, temperature=0)
+    assert fmt.action_end.search(free.text), free.text  # the model does write a block here
+    results: dict[str, Generation] = {}
+    start = threading.Barrier(2)
+
+    def call(name: str, stop_at) -> None:
+        start.wait()
+        results[name] = hf_policy.generate(messages, max_tokens=80, temperature=0, stop_at=stop_at)
+
+    threads = [threading.Thread(target=call, args=("stopped", fmt.action_end)),
+               threading.Thread(target=call, args=("free", None))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    stopped = results["stopped"]
+    assert stopped.finish_reason == "stop"
+    assert len(stopped.token_ids) < len(free.token_ids)
+    assert stopped.token_ids == free.token_ids[:len(stopped.token_ids)]
+    assert len(stopped.logprobs) == len(stopped.token_ids) == stopped.n_completion_tokens
+    assert stopped.text == hf_policy._engine.decode(list(stopped.token_ids))
+    assert fmt.action_end.search(stopped.text)  # the block is complete ...
+    shorter = hf_policy._engine.decode(list(stopped.token_ids[:-1]))
+    assert not fmt.action_end.search(shorter)  # ... and was not one token earlier
+    assert [a.tool for a in fmt.parse(stopped)] == ["bash"]  # one block: free.text may hold two
+    assert results["free"].token_ids == free.token_ids  # the row without stop_at ran to its own end
+
+
 def test_hf_renders_tools_into_the_prompt(hf_policy):
     messages = [Message("system", "You are a terminal agent."), Message("user", "List /app.")]
     prompt = hf_policy.tokenizer.decode(hf_policy.prompt_token_ids(messages, tools=[BASH_TOOL]))

@@ -60,6 +60,9 @@ def _observation_text(obs: Observation) -> str:
 class ActionFormat:
     name: str = ""
     uses_native_tools: bool = False
+    action_end: re.Pattern[str] | None = None
+    """Matches a reply that holds a complete action, where nothing after it counts: generation may stop
+    there (None: the format reads the whole reply, e.g. several tool tags in one turn)."""
 
     def system_prompt(self) -> str:
         return _prompt(f"{self.name}.md").replace("{tools}", _tool_list())
@@ -199,7 +202,7 @@ class BashBlockFormat(ActionFormat):
     EXAMPLE = "```bash\nls -la /app\n```"
 
     def __init__(self) -> None:
-        super().__init__("bash_block")
+        super().__init__("bash_block", action_end=_BLOCK)
 
     def parse(self, generation: Generation) -> list[Action]:
         text = generation.text

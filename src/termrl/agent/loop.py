@@ -133,7 +133,7 @@ class TermAgent:
         t0 = time.monotonic()
         tools = [t.schema() for t in TOOLS.values()] if self.format.uses_native_tools else None
         gen = self.policy.generate(self.messages, tools=tools, max_tokens=cfg.max_tokens_per_turn,
-                                   temperature=cfg.temperature)
+                                   temperature=cfg.temperature, stop_at=self.format.action_end)
         t1 = time.monotonic()
         self.tokens.add(gen)
         self.n_tokens = (gen.n_prompt_tokens + gen.n_completion_tokens) or (

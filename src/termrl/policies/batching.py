@@ -7,12 +7,15 @@ the first waiting request, then gathers more for up to ``batch_window_s`` (or un
 sampling settings (:class:`~termrl.policies.sampling.SamplingKey`). Requests arriving while a batch
 runs are gathered into the next one. The request that opens a batch sets its window and size (its
 policy's settings). Each caller gets its own result; a row that stops early is cut at its stop
-token, a row with a smaller ``max_tokens`` at its own limit.
+token, a row with a smaller ``max_tokens`` at its own limit, and a row whose request has a ``stop_at``
+pattern (a complete action) at the token that completed the first match: :class:`ActionEnd` tells
+``generate`` that row is done, and the batch ends when every row is.
 """
 
 from __future__ import annotations
 
 import queue
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -26,7 +29,14 @@ from termrl.policies.sampling import LogprobRecorder, SamplingKey
 from termrl.types import Generation, Message
 
 import torch  # noqa: E402
-from transformers import AutoModelForCausalLM, AutoTokenizer, GenerationConfig, LogitsProcessorList  # noqa: E402
+from transformers import (  # noqa: E402
+    AutoModelForCausalLM,
+    AutoTokenizer,
+    GenerationConfig,
+    LogitsProcessorList,
+    StoppingCriteria,
+    StoppingCriteriaList,
+)
 
 
 @dataclass
@@ -39,8 +49,28 @@ class Request:
     max_batch_size: int
     batch_window_s: float
     done: threading.Event = field(default_factory=threading.Event)
+    stop_at: re.Pattern[str] | None = None
+    """The reply ends once its text matches (see :class:`ActionEnd`)."""
     result: Generation | None = None
     error: PolicyError | None = None
+
+
+class ActionEnd(StoppingCriteria):
+    """Marks a row done once its new text matches its request's ``stop_at``; remembers how many new
+    tokens it had then (``ends[row]``), so the reply is cut right there."""
+
+    def __init__(self, patterns: list[re.Pattern[str] | None], width: int, decode: Any):
+        self.patterns = patterns
+        self.width = width
+        self.decode = decode
+        self.ends: list[int | None] = [None] * len(patterns)
+
+    def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor, **kwargs: Any) -> torch.BoolTensor:
+        new = input_ids[:, self.width:]
+        for row, pattern in enumerate(self.patterns):
+            if pattern is not None and self.ends[row] is None and pattern.search(self.decode(new[row].tolist())):
+                self.ends[row] = new.shape[1]
+        return torch.tensor([end is not None for end in self.ends], dtype=torch.bool, device=input_ids.device)
 
 
 class Engine:
@@ -171,6 +201,8 @@ class Engine:
             input_ids[row, width - n:] = torch.tensor(request.prompt_ids, dtype=torch.long)
             attention[row, width - n:] = 1
         recorder = LogprobRecorder(sampling)
+        action_end = ActionEnd([r.stop_at for r in group], width, self.decode)
+        stopping = StoppingCriteriaList([action_end] if any(r.stop_at for r in group) else [])
         options: dict[str, Any] = {**sampling.generate_options(),
                                    "max_new_tokens": max(r.max_new_tokens for r in group),
                                    "eos_token_id": self.stop_ids, "pad_token_id": self.pad_id}
@@ -183,7 +215,8 @@ class Engine:
                 out = self.model.generate(input_ids=input_ids.to(self.device),
                                           attention_mask=attention.to(self.device),
                                           generation_config=GenerationConfig(**options),
-                                          logits_processor=LogitsProcessorList([recorder]))
+                                          logits_processor=LogitsProcessorList([recorder]),
+                                          stopping_criteria=stopping)
         finally:
             target.generation_config = own_defaults
         self.batches += 1
@@ -191,17 +224,22 @@ class Engine:
         new_tokens = out[:, width:]
         logprobs = recorder.finish(new_tokens).cpu()
         new_tokens = new_tokens.cpu()
-        return [self._result(request, new_tokens[row], logprobs[row]) for row, request in enumerate(group)]
+        return [self._result(request, new_tokens[row], logprobs[row], action_end.ends[row])
+                for row, request in enumerate(group)]
 
-    def _result(self, request: Request, new_tokens: torch.Tensor, logprobs: torch.Tensor) -> Generation:
-        """One row of a batch as its caller's reply: cut at its own ``max_new_tokens`` and its first stop token."""
-        ids = new_tokens[:request.max_new_tokens].tolist()
-        finish = "length"
+    def _result(self, request: Request, new_tokens: torch.Tensor, logprobs: torch.Tensor,
+                action_end: int | None = None) -> Generation:
+        """One row of a batch as its caller's reply: cut at its own ``max_new_tokens``, its first stop
+        token, or where its text first matched its ``stop_at`` (``action_end`` new tokens)."""
+        limit = request.max_new_tokens if action_end is None else min(request.max_new_tokens, action_end)
+        ids = new_tokens[:limit].tolist()  # (after its action end, a row holds only padding)
+        finish = "stop" if action_end is not None and action_end <= request.max_new_tokens else "length"
+        text_ids = ids  # the action is complete: no end-of-turn token was sampled
         for i, token in enumerate(ids):
             if token in self.stop_ids:
                 ids, finish = ids[:i + 1], "stop"
+                text_ids = ids[:-1]
                 break
-        text_ids = ids[:-1] if finish == "stop" else ids
         return Generation(
             text=self.decode(text_ids), token_ids=tuple(ids),
             logprobs=tuple(float(x) for x in logprobs[:len(ids)]),

@@ -16,6 +16,7 @@ its worker.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -168,7 +169,8 @@ class HFPolicy:
         return self._engine.encode(messages, tools)
 
     def generate(self, messages: list[Message], *, tools: list[dict[str, Any]] | None = None,
-                 max_tokens: int = 512, temperature: float = 0.7) -> Generation:
+                 max_tokens: int = 512, temperature: float = 0.7,
+                 stop_at: re.Pattern[str] | None = None) -> Generation:
         """Sample one reply (batching: :mod:`termrl.policies.batching`; log-probs: :mod:`termrl.policies.sampling`).
 
         Raises:
@@ -186,4 +188,4 @@ class HFPolicy:
                               "turns, smaller observations) or use a model with a longer context")
         sampling = SamplingKey.of(temperature, self.config.top_k, self.config.top_p)
         return self._engine.submit(Request(prompt, min(max_tokens, room), sampling, self.config.max_batch_size,
-                                           self.config.batch_window_s))
+                                           self.config.batch_window_s, stop_at=stop_at))

@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -144,7 +145,8 @@ class OpenAIPolicy:
             return self._model
 
     def generate(self, messages: list[Message], *, tools: list[dict[str, Any]] | None = None,
-                 max_tokens: int = 512, temperature: float = 0.7) -> Generation:
+                 max_tokens: int = 512, temperature: float = 0.7,
+                 stop_at: re.Pattern[str] | None = None) -> Generation:
         """One chat completion (see the module doc for retries, log-probs and token ids).
 
         Raises:

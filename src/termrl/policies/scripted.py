@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -50,7 +51,8 @@ class ScriptedPolicy:
         return len(self._replies) - self._next
 
     def generate(self, messages: list[Message], *, tools: list[dict[str, Any]] | None = None,
-                 max_tokens: int = 512, temperature: float = 0.7) -> Generation:
+                 max_tokens: int = 512, temperature: float = 0.7,
+                 stop_at: re.Pattern[str] | None = None) -> Generation:
         """Return the next scripted reply.
 
         Raises:

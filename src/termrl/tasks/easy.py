@@ -70,12 +70,13 @@ def generate_easy(seed: int, difficulty: int, out: Path) -> Path:
         # Two actions, and the second is what the first one showed: the word (and the command) is only
         # in the file, so an agent that does not read it, or does not act on what it read, fails.
         (task / "environment" / "note.txt").write_text(
-            f"To finish the task, run this shell command:\necho {word} > /app/answer.txt\n")
+            f"Create the file /app/answer.txt containing the word {word}.\n"
+            f"This shell command does it: echo {word} > /app/answer.txt\n")
         dockerfile += "COPY note.txt /app/note.txt\n"
         instruction = ("The file /app/note.txt says what to do. First read it with this command: cat /app/note.txt\n"
                        "Then run the command it gives.")
         expected = word
-        solve = "tail -n 1 /app/note.txt | sh\n"
+        solve = "sed -n 's/^This shell command does it: //p' /app/note.txt | sh\n"
         wrong = "cp /app/note.txt /app/answer.txt\n"
     else:
         n = rng.randint(5, 40)
