@@ -201,7 +201,8 @@ def test_restart_policies(tmp_path, sups):
     assert (st["expected2"]["exit_code"], st["expected2"]["restarts"]) == (2, 0)
     st = s.wait_for(lambda st: st["bad_exit"]["state"] == "RUNNING" and st["always"]["state"] == "RUNNING")
     assert st["bad_exit"]["exit_code"] == 5 and st["always"]["exit_code"] == 0
-    assert len(s.starts("clean_exit")) == 1 and len(s.starts("bad_exit")) == 2
+    eventually(lambda: len(s.starts("bad_exit")) == 2, "the restarted child logged its start")
+    assert len(s.starts("clean_exit")) == 1
 
 
 def test_dependencies(tmp_path, sups):
@@ -216,6 +217,8 @@ def test_dependencies(tmp_path, sups):
     })
     sups.append(s)
     st = s.wait_for(lambda st: st["app"]["state"] == "RUNNING")
+    # a child logs its creation time once Python got going, which may be after the state says RUNNING
+    eventually(lambda: all(s.starts(n) for n in ("app", "db", "cache")), "the children logged their start")
     # app is spawned only after db (startsecs 1.5) and cache (0.5) are RUNNING: compare creation times
     assert s.starts("app")[0] >= s.starts("db")[0] + 1.4, (s.starts("app"), s.starts("db"))
     assert s.starts("app")[0] >= s.starts("cache")[0] + 0.4, (s.starts("app"), s.starts("cache"))
@@ -238,7 +241,8 @@ def test_shutdown_order_and_escalation(tmp_path, sups):
     pids = [v["pid"] for v in st.values()]
     # every child has its SIGTERM handler in place (and the stubborn one its grandchild) before the shutdown
     eventually(lambda: all((tmp_path / f"{n}.ready").exists() for n in ("db", "app", "stubborn")), "children ready")
-    eventually(lambda: (tmp_path / "grandchild.pid").exists(), "the grandchild started")
+    gp = tmp_path / "grandchild.pid"
+    eventually(lambda: gp.exists() and gp.read_text().split(), "the grandchild started")
     grand = int((tmp_path / "grandchild.pid").read_text().split()[0])
     rc = s.stop()   # the stubborn child ignores SIGTERM: only the escalation to SIGKILL ends the supervisor
     assert rc == 0
