@@ -1,0 +1,4 @@
+#!/bin/bash
+set -euo pipefail
+cp /solution/carve.py /app/carve.py
+chmod +x /app/carve.py
