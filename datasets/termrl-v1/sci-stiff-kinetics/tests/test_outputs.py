@@ -1,34 +1,12 @@
 import json
 import os
 import random
-import resource
-import signal
 import subprocess
 import tempfile
+import time
 
 import numpy as np
 from scipy.integrate import solve_ivp
-
-
-# Speed limits measure CPU time, not wall-clock time: other work on the machine stretches the second,
-# never the first. numpy is held to one thread so that its thread pool cannot add CPU time of its own.
-ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-HANG_GUARD_S = 600   # wall-clock: only stops a program that blocks without using CPU
-
-
-def run_cpu(cmd, cpu_limit, name):
-    """Run ``cmd``; return (completed process, CPU seconds it used: user + system, from getrusage).
-    RLIMIT_CPU stops it once it has used ``cpu_limit`` seconds of CPU."""
-    def limit():
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 5))
-
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=HANG_GUARD_S, preexec_fn=limit,
-                          env={**os.environ, **ONE_THREAD})
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    assert proc.returncode != -signal.SIGXCPU, f"{name} used more than {cpu_limit} s of CPU time"
-    return proc, cpu
 
 
 def reference(config):
@@ -77,7 +55,10 @@ def run(config, limit=20):
     cfg, out = os.path.join(d, "c.json"), os.path.join(d, "o.json")
     with open(cfg, "w") as fh:
         json.dump(config, fh)
-    proc, elapsed = run_cpu(["python3", "/app/kinetics.py", cfg, out], limit + 10, "kinetics.py")
+    t = time.time()
+    proc = subprocess.run(["python3", "/app/kinetics.py", cfg, out], capture_output=True, text=True,
+                          timeout=limit + 10)
+    elapsed = time.time() - t
     assert proc.returncode == 0, proc.stderr[-2000:]
     with open(out) as fh:
         return json.load(fh), elapsed
@@ -85,7 +66,7 @@ def run(config, limit=20):
 
 def check(config):
     got, elapsed = run(config)
-    assert elapsed < 25, elapsed   # CPU seconds; the limit is 20 s
+    assert elapsed < 25
     ref = reference(config)
     assert [float(t) for t in got["times"]] == [float(t) for t in config["times"]]
     for s in config["species"]:
