@@ -12,6 +12,10 @@ Run: .venv/bin/python bench/learning.py [--minutes 60] [--eval-k 4] [--out runs/
 rolling training resolved rate reaches --promote-at, 25% replay), and evaluates both: the held-out
 figures are printed per level, so level 2's before/after is the observation-using skill.
 Resumable: rerunning with the same --out continues the training where it stopped.
+
+Measured (2026-12-01, 2 CPU cores): ``--difficulties 1 2 --curriculum --promote-at 0.4 --minutes 60
+--eval-k 2``: promoted at step 5, 14 steps in 60 min; held-out level 2 (read the note, then act on it)
+0.000 (0/32) -> 0.875 ± 0.058 (28/32), level 1 0.156 -> 0.938 (32 each).
 """
 
 from __future__ import annotations

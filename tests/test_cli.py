@@ -132,3 +132,21 @@ def test_an_unreachable_host_is_a_clear_error(tmp_path):
     proc = termrl("run", "--agent", "oracle", str(EXAMPLES / "organize-files"), "--host", "unix:///nonexistent.sock",
                   "--out", str(tmp_path), check=False)
     assert proc.returncode == 2 and "unix:///nonexistent.sock" in proc.stderr and "dockerd" in proc.stderr
+
+
+def test_validate_report_on_one_task_updates_its_dataset_record(tmp_path):
+    """`tasks validate DATASET/TASK --report` records the task in DATASET's validation.json and
+    VALIDATION.md (beside the other tasks' records), never inside the task folder."""
+    from termrl.tasks.easy import generate_easy
+
+    dataset = tmp_path / "ds"
+    one, other = generate_easy(3, 1, dataset), generate_easy(4, 1, dataset)
+    (dataset / "validation.json").write_text(json.dumps({other.name: {"valid": True, "digest": "x"}}) + "\n")
+    termrl("tasks", "validate", str(one), "--report")
+    record = json.loads((dataset / "validation.json").read_text())
+    assert record[one.name]["valid"] and record[one.name]["oracle"] == 1.0
+    assert other.name in record  # the other task's record is kept
+    assert one.name in (dataset / "VALIDATION.md").read_text()
+    assert not (one / "validation.json").exists() and not (one / "VALIDATION.md").exists()
+    proc = termrl("tasks", "validate", str(one), "--changed", check=False)
+    assert proc.returncode != 0 and str(dataset) in proc.stderr

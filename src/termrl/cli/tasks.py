@@ -75,7 +75,7 @@ def tasks_validate(
     as_json: bool = typer.Option(False, "--json", help="One JSON object per task per line."),
     repeats: int = typer.Option(1, "--repeats", min=1, help="Run everything N times; results must agree."),
     report_to: bool = typer.Option(False, "--report", help="Update validation.json and VALIDATION.md in the dataset "
-                                "folder (the single PATH given)."),
+                                "folder (the single PATH given, or the dataset around a single task folder)."),
     only_changed: bool = typer.Option(False, "--changed", help="Only tasks not validated in their current form "
                                       "(per the dataset's validation.json, or a cached valid result)."),
     jobs: int = JobsOpt,
@@ -90,6 +90,11 @@ def tasks_validate(
     setup_logging(verbose)
     if (report_to or only_changed) and (len(paths) != 1 or not paths[0].is_dir()):
         fail("--report and --changed take exactly one dataset folder")
+    dataset = paths[0] if paths else None
+    if dataset is not None and (dataset / "task.toml").is_file():
+        if only_changed:
+            fail(f"--changed takes a dataset folder, and {dataset} is one task: pass {dataset.parent}")
+        dataset = dataset.parent  # one task: its record lives in the dataset folder around it
     report = load_tasks(paths)
     if only_changed:
         report = type(report)(changed_tasks(report.tasks, paths[0]), report.errors)
@@ -127,7 +132,7 @@ def tasks_validate(
                           ", ".join(r.nop_passed_tests) or "-", r.error or "")
         console.print(table)
     if report_to:
-        console.print(f"wrote {write_validation_report(paths[0], load_tasks(paths).tasks, results)}")
+        console.print(f"wrote {write_validation_report(dataset, load_tasks([dataset]).tasks, results)}")
     if not all(r.valid for r in results):
         raise typer.Exit(1)
 

@@ -5,9 +5,10 @@
 it and then act on what it read (2); or a line count, nothing named (3). One shell command can
 solve each instance. The untrained 135M-parameter model sometimes does level 1 (about 1 in 8 to 1
 in 4 samples), so a short GRPO run has signal there; it did level 2 in 0 of 32 samples, so level 2
-is reached through a curriculum from level 1 (bench/curriculum.py, bench/learning.py --curriculum).
-(A level 2 that named both steps but left the agent to put a word it read into an ``echo`` was
-solved in 0 of 48 untrained samples.)
+is reached through a curriculum from level 1: level 2's note is worded like a level-1 instruction,
+so what level 1 teaches (run the command you are shown) carries over once the agent reads the note.
+``bench/learning.py --difficulties 1 2 --curriculum --promote-at 0.4``: level 2 held-out 0/32 ->
+28/32 after 14 steps (60 min, 2 CPU cores).
 """
 
 from __future__ import annotations

@@ -1,0 +1,2 @@
+"""Acme report tools."""
+__version__ = "1.4.2"
