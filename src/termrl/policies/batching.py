@@ -231,10 +231,11 @@ class Engine:
                 action_end: int | None = None) -> Generation:
         """One row of a batch as its caller's reply: cut at its own ``max_new_tokens``, its first stop
         token, or where its text first matched its ``stop_at`` (``action_end`` new tokens)."""
-        limit = request.max_new_tokens if action_end is None else min(request.max_new_tokens, action_end)
-        ids = new_tokens[:limit].tolist()  # (after its action end, a row holds only padding)
-        finish = "stop" if action_end is not None and action_end <= request.max_new_tokens else "length"
-        text_ids = ids  # the action is complete: no end-of-turn token was sampled
+        ids = new_tokens[:request.max_new_tokens].tolist()
+        finish = "length"
+        if action_end is not None and action_end <= len(ids):
+            ids, finish = ids[:action_end], "stop"  # the action is complete; after it the row holds padding
+        text_ids = ids
         for i, token in enumerate(ids):
             if token in self.stop_ids:
                 ids, finish = ids[:i + 1], "stop"
