@@ -1,0 +1,1 @@
+"""Ridge regression with k-fold alpha selection (see README.md)."""
