@@ -15,7 +15,9 @@ for short in 1.x 2.x; do
     grep -qxF "$short" <<< "$wanted" || continue
     if [ "$MODE" != ignore_revert ] && grep -qxF "$c" <<< "$reverted"; then continue; fi
     subject=$(git log -1 --format=%s "$c")
-    if git log --format=%s "main..$branch" | grep -qxF "$subject"; then continue; fi
+    # (not `git log | grep -q`: with pipefail, grep quitting early can make the pipeline fail)
+    on_branch=$(git log --format=%s "main..$branch")
+    if grep -qxF "$subject" <<< "$on_branch"; then continue; fi
     pre=$(git rev-parse HEAD)
     x=-x; [ "$MODE" = no_x ] && x=
     if ! git cherry-pick $x "$c" >/dev/null 2>&1; then
