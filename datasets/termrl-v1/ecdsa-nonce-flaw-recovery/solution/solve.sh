@@ -1,0 +1,4 @@
+#!/bin/bash
+set -euo pipefail
+cp /solution/nonce_audit.py /app/nonce_audit.py
+chmod +x /app/nonce_audit.py

@@ -1,0 +1,4 @@
+#!/bin/bash
+set -euo pipefail
+cp /solution/undelete.py /app/undelete.py
+chmod +x /app/undelete.py

@@ -1,0 +1,4 @@
+#!/bin/bash
+set -euo pipefail
+cp /solution/pamsim.py /app/pamsim.py
+chmod +x /app/pamsim.py

@@ -1,0 +1,4 @@
+#!/bin/bash
+set -euo pipefail
+cp /solution/sealcheck.py /app/sealcheck.py
+chmod +x /app/sealcheck.py

@@ -1,0 +1,4 @@
+#!/bin/bash
+set -euo pipefail
+cp /solution/secretscan.py /app/secretscan.py
+chmod +x /app/secretscan.py
