@@ -1,0 +1,2 @@
+#!/bin/bash
+exec python3 "$(dirname "$0")/tinyhttpd.py"

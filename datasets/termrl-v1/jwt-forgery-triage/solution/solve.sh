@@ -1,0 +1,4 @@
+#!/bin/bash
+set -euo pipefail
+cp /solution/jwtriage.py /app/jwtriage.py
+chmod +x /app/jwtriage.py
