@@ -1,0 +1,2 @@
+#!/bin/bash
+exec python3 /app/greeter/greeter.py

@@ -1,0 +1,2 @@
+"""acme core: the plugin registry and the acme-convert command."""
+__version__ = "2.1.0"
