@@ -1,0 +1,3 @@
+#!/bin/bash
+set -euo pipefail
+install -m 755 /solution/build-deb.sh /app/build-deb.sh
