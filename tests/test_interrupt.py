@@ -231,6 +231,7 @@ def test_train_survives_sigterm_and_sigkill_and_resumes_at_the_same_step(tmp_pat
     assert len(finished) == len(set(finished)) == 16  # four steps x 4 episodes, each counted once
     metrics = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     assert metrics[-1]["step"] == 4 and metrics[-1]["train/episodes"] == 4
+    assert [m["step"] for m in metrics if "train/episodes" in m] == [1, 2, 3, 4]  # one row per step, none twice
     assert latest.read_text() == "step-000004"
     for pid in killed:
         assert _owned(docker_client, pid) == []  # what the SIGKILLed runs left was reaped by the next one
