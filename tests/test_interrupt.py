@@ -88,6 +88,48 @@ def test_run_stopped_by_a_signal_records_interrupted_episodes_and_resumes(tmp_pa
     assert len(rows) == 6 and sum(r["resolved"] for r in rows) == 3  # three interrupted, then three finished once
 
 
+def test_validate_stopped_by_sigterm_keeps_finished_tasks_and_removes_sandboxes(tmp_path, task_factory,
+                                                                                docker_client):
+    """`tasks validate` on SIGTERM: the finished task's result stands (printed and cached), the task cut short
+    gets no result and no cache record, its sandboxes go, and the exit line names what is left."""
+    fast = task_factory()
+    (fast / "solution" / "wrong_nothing.sh").write_text("true\n")
+    slow = task_factory(solve="if [ -f /solution/slow ]; then sleep 1200; fi\necho done > /app/out.txt\n")
+    (slow / "solution" / "slow").write_text("")
+    (slow / "solution" / "wrong_nothing.sh").write_text("true\n")
+    toml = slow / "task.toml"  # the oracle's sleep must outlast the fast task's whole validation on a busy machine
+    toml.write_text(toml.read_text().replace("[agent]\ntimeout_sec = 60", "[agent]\ntimeout_sec = 1800"))
+    cache = Path(os.environ.get("TERMRL_CACHE", Path.home() / ".cache" / "termrl")) / "validation"
+    proc = subprocess.Popen([*TERMRL, "tasks", "validate", str(fast), str(slow), "--json", "-j", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = _Lines(proc, "stdout"), _Lines(proc)
+    try:
+        _wait(lambda: proc.poll() is not None or (out.has(f'"task": "{fast.name}"') and any(
+            _runs_sleep(c) for c in _owned(docker_client, proc.pid))),
+            600, "the fast task's result and the slow oracle's command running", err.lines)
+        assert proc.poll() is None, "\n".join(err.lines[-20:])
+        started = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    out.thread.join(10)
+    err.thread.join(10)
+    stderr = "\n".join(err.lines)
+    assert time.monotonic() - started < 20, stderr[-3000:]
+    assert proc.returncode == 143, stderr[-3000:]
+    last = err.lines[-1]
+    assert last.startswith(f"termrl: stopped (SIGTERM received); 1 task(s) not validated: {slow.name}; "), last
+    results = [json.loads(line) for line in out.lines if line.startswith("{")]
+    assert [(r["task"], r["valid"]) for r in results] == [(fast.name, True)]
+    records = list(cache.glob(f"{fast.name}-*.json"))  # valid: cached, so a rerun with --changed skips it
+    assert records and not list(cache.glob(f"{slow.name}-*.json"))
+    assert _owned(docker_client, proc.pid) == []
+    for record in records:
+        record.unlink()
+
+
 def _train_args(out: Path, *extra: str) -> list[str]:
     """A tiny run (LoRA: small checkpoints, so a stop saves in seconds even on a busy machine)."""
     sets = {"out_dir": str(out), "eval_every": 0, "tasks.family": "easy-files", "tasks.train_seeds": "[0,2]",
@@ -102,15 +144,15 @@ def _train_args(out: Path, *extra: str) -> list[str]:
 
 
 class _Lines:
-    """Reads a process's stderr in the background, so a test can wait for a line."""
+    """Reads a process's stderr (or stdout) in the background, so a test can wait for a line."""
 
-    def __init__(self, proc: subprocess.Popen):
+    def __init__(self, proc: subprocess.Popen, stream: str = "stderr"):
         self.lines: list[str] = []
-        self.thread = threading.Thread(target=self._read, args=(proc,), daemon=True)
+        self.thread = threading.Thread(target=self._read, args=(getattr(proc, stream),), daemon=True)
         self.thread.start()
 
-    def _read(self, proc) -> None:
-        for line in proc.stderr:
+    def _read(self, stream) -> None:
+        for line in stream:
             self.lines.append(line.rstrip("\n"))
 
     def has(self, text: str) -> bool:
@@ -189,6 +231,7 @@ def test_train_survives_sigterm_and_sigkill_and_resumes_at_the_same_step(tmp_pat
     assert len(finished) == len(set(finished)) == 16  # four steps x 4 episodes, each counted once
     metrics = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     assert metrics[-1]["step"] == 4 and metrics[-1]["train/episodes"] == 4
+    assert [m["step"] for m in metrics if "train/episodes" in m] == [1, 2, 3, 4]  # one row per step, none twice
     assert latest.read_text() == "step-000004"
     for pid in killed:
         assert _owned(docker_client, pid) == []  # what the SIGKILLed runs left was reaped by the next one

@@ -158,3 +158,25 @@ def test_eta_from_step_times_capped_by_the_time_budget():
     resumed = TrainProgress(total_steps=40, start_step=5, budget_min=0, started=0.0)
     assert resumed.describe(5, "rollout", now=1) == "step 6/40 · rollout · ETA –"  # no step timed yet
     assert resumed.describe(7, "update", now=100) == "step 8/40 · update · ETA 27m30s"
+
+
+def test_resuming_drops_metrics_logged_after_the_checkpoint(tmp_path):
+    """A run killed after logging step 3 but before checkpointing it resumes at step 2: the rows of the lost
+    work (step 3, and a line cut short by the kill) go, the rows up to the checkpoint stay, TensorBoard too."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    from termrl.train.metrics import MetricsLog
+
+    first = MetricsLog(tmp_path)
+    for step in (0, 1, 2, 3):
+        first.log(step, {"train/reward_mean": step / 10})
+    first.close()
+    with open(tmp_path / "metrics.jsonl", "a") as fh:
+        fh.write('{"step": 4, "time": 1')  # the kill came mid-write
+    resumed = MetricsLog(tmp_path, resume_step=2)
+    resumed.log(3, {"train/reward_mean": 0.9})
+    resumed.tb.flush()
+    rows = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    assert [(r["step"], r["train/reward_mean"]) for r in rows] == [(0, 0.0), (1, 0.1), (2, 0.2), (3, 0.9)]
+    events = EventAccumulator(str(tmp_path / "tensorboard")).Reload().Scalars("train/reward_mean")
+    assert sorted((e.step, round(e.value, 3)) for e in events) == [(0, 0.0), (1, 0.1), (2, 0.2), (3, 0.9)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Optional
@@ -12,6 +13,7 @@ from rich.table import Table
 
 from termrl.cli.app import tasks_app
 from termrl.cli.common import (
+    GraceOpt,
     ImageConfigOpt,
     JobsOpt,
     console,
@@ -23,6 +25,7 @@ from termrl.cli.common import (
     setup_logging,
 )
 from termrl.errors import TermrlError
+from termrl.rollout.shutdown import STOP
 from termrl.tasks import load_task, load_tasks
 
 
@@ -80,11 +83,16 @@ def tasks_validate(
                                       "(per the dataset's validation.json, or a cached valid result)."),
     jobs: int = JobsOpt,
     image_config: Optional[Path] = ImageConfigOpt,
+    grace: float = GraceOpt,
     verbose: bool = typer.Option(False, "--verbose", "-v"),
 ) -> None:
-    """Build each task; run oracle, nop and solution/wrong_*.sh: valid = oracle 1.0, nop 0.0, wrong < 1, stable."""
+    """Build each task; run oracle, nop and solution/wrong_*.sh: valid = oracle 1.0, nop 0.0, wrong < 1, stable.
+
+    SIGTERM/SIGINT stop it: the sandboxes in flight are removed, tasks whose validation was cut short get no
+    result, the finished ones are kept (printed, cached, and with --report recorded), and it exits 143/130.
+    """
     from termrl.eval.stats import changed_tasks, write_validation_report
-    from termrl.eval.validation import invalid_load, validate_task
+    from termrl.eval.validation import ValidationInterrupted, invalid_load, validate_task
     from termrl.tasks.records import cached_result
 
     setup_logging(verbose)
@@ -107,18 +115,24 @@ def tasks_validate(
     for r in results:
         if as_json:
             print(json.dumps(r.to_json()), flush=True)
+    unfinished: list[str] = []
     if report.tasks:
         config = episode_config(image_config, True)
-        provider = docker_provider()
-        with progress_bars() as progress, ThreadPoolExecutor(jobs) as pool:
-            bar = progress.add_task("validating", total=len(report.tasks))
-            futures = [pool.submit(validate_task, t, provider, config, repeats) for t in report.tasks]
-            for future in as_completed(futures):
-                r = future.result()
-                results.append(r)
-                if as_json:
-                    print(json.dumps(r.to_json()), flush=True)
-                progress.advance(bar)
+        with STOP.installed(grace):
+            provider = docker_provider()
+            with progress_bars() as progress, ThreadPoolExecutor(jobs) as pool:
+                bar = progress.add_task("validating", total=len(report.tasks))
+                futures = {pool.submit(validate_task, t, provider, config, repeats): t for t in report.tasks}
+                for future in as_completed(futures):
+                    try:
+                        r = future.result()
+                    except ValidationInterrupted:
+                        unfinished.append(futures[future].name)
+                        continue
+                    results.append(r)
+                    if as_json:
+                        print(json.dumps(r.to_json()), flush=True)
+                    progress.advance(bar)
     if not as_json:
         table = Table(title="validation")
         for col in ("task", "valid", "oracle", "nop", "wrong", "tests", "nop passes", "problem"):
@@ -133,6 +147,12 @@ def tasks_validate(
         console.print(table)
     if report_to:
         console.print(f"wrote {write_validation_report(dataset, load_tasks([dataset]).tasks, results)}")
+    if STOP.requested:  # one line: what stopped it, what is left, how to go on (valid results are cached)
+        left = " ".join(sorted(unfinished)) or "-"
+        print(f"termrl: stopped ({STOP.reason}); {len(unfinished)} task(s) not validated: {left}; run the command "
+              "again for them (with --changed on a dataset folder, the tasks already found valid are skipped)",
+              file=sys.stderr, flush=True)
+        raise typer.Exit(STOP.exit_code)
     if not all(r.valid for r in results):
         raise typer.Exit(1)
 

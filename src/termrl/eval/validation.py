@@ -12,11 +12,17 @@ from __future__ import annotations
 from termrl.agent.reference import NopAgent, OracleAgent
 from termrl.errors import TaskError
 from termrl.rollout.episode import EpisodeConfig, run_episode
+from termrl.rollout.shutdown import STOP
 from termrl.sandbox.base import SandboxProvider
 from termrl.tasks.records import ValidationResult, save_record, task_digest
 from termrl.types import EpisodeResult, Task
 
-__all__ = ["ValidationResult", "invalid_load", "validate_task"]
+__all__ = ["ValidationInterrupted", "ValidationResult", "invalid_load", "validate_task"]
+
+
+class ValidationInterrupted(Exception):
+    """A stop (SIGTERM/SIGINT, or a fatal fault) came while the task was being validated: what ran proves
+    nothing either way, so no result is recorded for it."""
 
 
 def _problem(episode: EpisodeResult) -> str | None:
@@ -25,6 +31,16 @@ def _problem(episode: EpisodeResult) -> str | None:
     if episode.verifier and episode.verifier.problem:
         return f"{episode.agent}: {episode.verifier.problem}"
     return None
+
+
+def _episode(task: Task, agent, provider: SandboxProvider, config: EpisodeConfig | None) -> EpisodeResult:
+    """One episode of a validation; raises :class:`ValidationInterrupted` once a stop is requested."""
+    if STOP.requested:
+        raise ValidationInterrupted(task.name)
+    result = run_episode(task, agent, provider, config)
+    if STOP.requested or (result.error and result.error.boundary == "interrupted"):
+        raise ValidationInterrupted(task.name)
+    return result
 
 
 def validate_task(task: Task, provider: SandboxProvider, config: EpisodeConfig | None = None,
@@ -39,13 +55,13 @@ def validate_task(task: Task, provider: SandboxProvider, config: EpisodeConfig |
     wrong_names = sorted(p.name for p in task.solution_dir.glob("wrong_*.sh")) if task.solution_dir else []
     runs: dict[str, list[EpisodeResult]] = {}
     for _ in range(repeats):
-        oracle = run_episode(task, OracleAgent(), provider, config)
+        oracle = _episode(task, OracleAgent(), provider, config)
         if oracle.error and oracle.error.boundary in ("image", "task"):
             return ValidationResult(task.name, False, None, None, _problem(oracle), path=str(task.path))
         runs.setdefault("oracle", []).append(oracle)
-        runs.setdefault("nop", []).append(run_episode(task, NopAgent(), provider, config))
+        runs.setdefault("nop", []).append(_episode(task, NopAgent(), provider, config))
         for name in wrong_names:
-            runs.setdefault(name, []).append(run_episode(task, OracleAgent(script=name), provider, config))
+            runs.setdefault(name, []).append(_episode(task, OracleAgent(script=name), provider, config))
     rewards = {name: [e.reward for e in episodes] for name, episodes in runs.items()}
     oracle, nop = runs["oracle"][-1], runs["nop"][-1]
     oracle_reward, nop_reward = min(rewards["oracle"]), max(rewards["nop"])
@@ -82,7 +98,7 @@ def _validate_without_solution(task: Task, provider: SandboxProvider, config: Ep
                                repeats: int) -> ValidationResult:
     """No reference solution (e.g. rows of the seed's CSV): check what can be checked -- the image
     builds, the tests run, and the no-op agent scores 0 every time. Not recorded as validated."""
-    nops = [run_episode(task, NopAgent(), provider, config) for _ in range(repeats)]
+    nops = [_episode(task, NopAgent(), provider, config) for _ in range(repeats)]
     problems = [p for p in (_problem(e) for e in nops) if p]
     rewards = [e.reward for e in nops]
     if not problems and max(rewards) > 0.0:

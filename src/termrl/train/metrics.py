@@ -15,12 +15,18 @@ from termrl.rollout.engine import Rollout
 class MetricsLog:
     """metrics.jsonl plus TensorBoard scalars (when tensorboard is installed)."""
 
-    def __init__(self, out: Path, wandb=None, run_config: dict[str, Any] | None = None):
+    def __init__(self, out: Path, wandb=None, run_config: dict[str, Any] | None = None,
+                 resume_step: int | None = None):
+        """``resume_step``: the run resumes from a checkpoint of this step, so what was logged for later steps
+        (work lost with the process that logged it) is dropped here and logged again by the resumed run."""
         self.path = out / "metrics.jsonl"
+        if resume_step is not None:
+            self._drop_after(resume_step)
         try:
             from torch.utils.tensorboard import SummaryWriter
 
-            self.tb = SummaryWriter(str(out / "tensorboard"))
+            purge = None if resume_step is None else resume_step + 1
+            self.tb = SummaryWriter(str(out / "tensorboard"), purge_step=purge)
         except ImportError:  # pragma: no cover - tensorboard is a dependency
             self.tb = None
         self.wandb = None
@@ -28,6 +34,16 @@ class MetricsLog:
             from termrl.train.wandb_log import WandbLog
 
             self.wandb = WandbLog(wandb, out, run_config or {})
+
+    def _drop_after(self, step: int) -> None:
+        if not self.path.is_file():
+            return
+        lines = self.path.read_text().splitlines(keepends=True)
+        kept = [line for line in lines if _row_step(line) <= step]
+        if len(kept) != len(lines):
+            tmp = self.path.with_suffix(".jsonl.tmp")
+            tmp.write_text("".join(kept))
+            tmp.replace(self.path)
 
     def log(self, step: int, metrics: dict[str, Any]) -> None:
         with open(self.path, "a") as fh:
@@ -44,6 +60,14 @@ class MetricsLog:
         if self.wandb:
             self.wandb.close()
             self.wandb = None
+
+
+def _row_step(line: str) -> float:
+    """The step of a metrics.jsonl line; a line cut short by a crash counts as past every step (dropped)."""
+    try:
+        return json.loads(line)["step"]
+    except (ValueError, KeyError, TypeError):
+        return float("inf")
 
 
 def rollout_summary(rollout: Rollout, prefix: str) -> dict[str, float]:

@@ -97,13 +97,15 @@ class Trainer:
                                     max_concurrency=config.max_concurrency)
         self.eval_engine = RolloutEngine(self.provider, make_agent, store=TrajectoryStore(self.out / "eval.jsonl"),
                                          episode_config=self.episode_config, max_concurrency=config.max_concurrency)
-        self.metrics = MetricsLog(self.out, config.logging.wandb, asdict(config))
         self.on_phase = None
         """Called with (phase, step) as a step moves through rollout -> update, and for eval (live progress)."""
         self.step = 0
         self.saved_step = 0
         """The step of the last checkpoint (a stop saves one if the model changed since)."""
-        self.resume()
+        resumed = self.resume()
+        # Rows logged after the checkpoint resumed from belong to lost work: dropped, then logged again.
+        self.metrics = MetricsLog(self.out, config.logging.wandb, asdict(config),
+                                  resume_step=self.step if resumed or (self.out / "metrics.jsonl").exists() else None)
 
     # -- tasks ----------------------------------------------------------------------------
 
