@@ -5,24 +5,40 @@ import time
 
 import pytest
 import resource
+import signal
 
 
-def cpu_seconds():
-    """CPU time of this process and its finished children. Speed limits use it instead of wall-clock
-    time, which grows when other work loads the machine."""
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + kids.ru_utime + kids.ru_stime
+# Speed limits measure CPU time, not wall-clock time: other work on the machine stretches the second,
+# never the first. Each program runs under RLIMIT_CPU (its limit plus a margin); the wall-clock timeout
+# is only a hang guard for a program that blocks without using CPU.
+HANG_GUARD_S = 600
+
+
+def run_cpu(cmd, cpu_limit, name, **kwargs):
+    """Run ``cmd``; return (completed process, CPU seconds it used: user + system, from getrusage).
+    RLIMIT_CPU stops it once it has used ``cpu_limit`` seconds of CPU."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 5))
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(cmd, capture_output=True, timeout=HANG_GUARD_S, preexec_fn=limit, **kwargs)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    assert proc.returncode not in (-signal.SIGXCPU, -signal.SIGKILL), f"{name} used more than {cpu_limit} s of CPU time"
+    return proc, cpu
+
+
+def timed(expr, start, n, cpu_limit=30):
+    return run_cpu(["python3", "/app/cronnext.py", expr, start, str(n)], cpu_limit, "cronnext.py", text=True)
 
 
 def run(expr, start, n):
-    return subprocess.run(["python3", "/app/cronnext.py", expr, start, str(n)], capture_output=True, text=True,
-                          timeout=30)
+    return timed(expr, start, n)[0]
 
 
 def ok(expr, start, n):
-    t = cpu_seconds()
-    r = run(expr, start, n)
-    assert cpu_seconds() - t < 2.5, expr
+    r, cpu = timed(expr, start, n, cpu_limit=5)
+    assert cpu < 2.5, expr   # CPU seconds (user + system)
     assert r.returncode == 0, (expr, r.stderr)
     return r.stdout.splitlines()
 
@@ -77,9 +93,8 @@ def test_macros_and_step_forms():
 
 def test_rare_and_impossible():
     assert ok("0 0 29 2 *", "2024-03-01 00:00", 2) == ["2028-02-29 00:00", "2032-02-29 00:00"]
-    t = cpu_seconds()
-    r = run("0 0 31 2 *", "2024-01-01 00:00", 1)
-    assert cpu_seconds() - t < 2.5
+    r, cpu = timed("0 0 31 2 *", "2024-01-01 00:00", 1, cpu_limit=5)
+    assert cpu < 2.5
     assert r.returncode == 3 and r.stdout == ""
     r = run("0 0 29 2 *", "2024-03-01 00:00", 5)
     assert r.returncode == 3 and r.stdout.splitlines() == ["2028-02-29 00:00", "2032-02-29 00:00"]

@@ -4,24 +4,36 @@ import subprocess
 import tempfile
 import time
 import resource
+import signal
 
 
-def cpu_seconds():
-    """CPU time of this process and its finished children. Speed limits use it instead of wall-clock
-    time, which grows when other work loads the machine."""
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + kids.ru_utime + kids.ru_stime
+# Speed limits measure CPU time, not wall-clock time: other work on the machine stretches the second,
+# never the first. Each program runs under RLIMIT_CPU (its limit plus a margin); the wall-clock timeout
+# is only a hang guard for a program that blocks without using CPU.
+HANG_GUARD_S = 600
+
+
+def run_cpu(cmd, cpu_limit, name, **kwargs):
+    """Run ``cmd``; return (completed process, CPU seconds it used: user + system, from getrusage).
+    RLIMIT_CPU stops it once it has used ``cpu_limit`` seconds of CPU."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 5))
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(cmd, capture_output=True, timeout=HANG_GUARD_S, preexec_fn=limit, **kwargs)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    assert proc.returncode not in (-signal.SIGXCPU, -signal.SIGKILL), f"{name} used more than {cpu_limit} s of CPU time"
+    return proc, cpu
 
 MOD = 998244353
 
 
-def run(text, timeout=20):
+def run(text, cpu_limit=20):
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as fh:
         fh.write(text)
     try:
-        start = cpu_seconds()
-        proc = subprocess.run(["python3", "/app/paths.py", fh.name], capture_output=True, text=True, timeout=timeout)
-        elapsed = cpu_seconds() - start
+        proc, elapsed = run_cpu(["python3", "/app/paths.py", fh.name], cpu_limit, "paths.py", text=True)
     finally:
         os.unlink(fh.name)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -105,7 +117,7 @@ def test_duplicates_and_outside_points():
 
 
 def test_no_obstacles_large():
-    got, _ = run(fmt(1000000, 999999, []), timeout=60)
+    got, _ = run(fmt(1000000, 999999, []), cpu_limit=60)
     assert got == reference(1000000, 999999, [])
 
 
@@ -123,7 +135,7 @@ def test_large_random_within_time():
     pts += [(500000 + rng.randint(0, 40), 500000 + rng.randint(0, 40)) for _ in range(200)]
     rng.shuffle(pts)
     # the limit is 20 s; the test allows slack for a loaded machine
-    got, elapsed = run(fmt(W, H, pts), timeout=60)
+    got, elapsed = run(fmt(W, H, pts), cpu_limit=60)
     assert got == reference(W, H, pts)
 
 

@@ -4,13 +4,27 @@ import time
 
 import pytest
 import resource
+import signal
 
 
-def cpu_seconds():
-    """CPU time of this process and its finished children. Speed limits use it instead of wall-clock
-    time, which grows when other work loads the machine."""
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + kids.ru_utime + kids.ru_stime
+# Speed limits measure CPU time, not wall-clock time: other work on the machine stretches the second,
+# never the first. Each program runs under RLIMIT_CPU (its limit plus a margin); the wall-clock timeout
+# is only a hang guard for a program that blocks without using CPU.
+HANG_GUARD_S = 600
+
+
+def run_cpu(cmd, cpu_limit, name, **kwargs):
+    """Run ``cmd``; return (completed process, CPU seconds it used: user + system, from getrusage).
+    RLIMIT_CPU stops it once it has used ``cpu_limit`` seconds of CPU."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 5))
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(cmd, capture_output=True, timeout=HANG_GUARD_S, preexec_fn=limit, **kwargs)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    assert proc.returncode not in (-signal.SIGXCPU, -signal.SIGKILL), f"{name} used more than {cpu_limit} s of CPU time"
+    return proc, cpu
 
 
 def opt_cost(words, N):
@@ -68,9 +82,12 @@ def check(text, N, out):
         assert cost == opt_cost(words, N), (N, cost, opt_cost(words, N))
 
 
+def timed(text, N, cpu_limit=60):
+    return run_cpu(["python3", "/app/balance.py", "--width", str(N)], cpu_limit, "balance.py", input=text.encode())
+
+
 def run(text, N):
-    r = subprocess.run(["python3", "/app/balance.py", "--width", str(N)], input=text.encode(), capture_output=True,
-                       timeout=60)
+    r, _ = timed(text, N)
     assert r.returncode == 0, r.stderr
     return r.stdout.decode()
 
@@ -102,14 +119,15 @@ def test_large_paragraph_fast():
     rng = random.Random(9)
     words = [rng.choice(["lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit"]) for _ in range(4000)]
     text = " ".join(words) + "\n"
-    t = cpu_seconds()
-    out = run(text, 72)
-    assert cpu_seconds() - t < 30
+    r, cpu = timed(text, 72, cpu_limit=32)
+    assert cpu < 30   # CPU seconds (user + system)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.decode()
     check(text, 72, out)
 
 
 def test_empty_and_errors():
     assert run("  \n\n\t\n", 10) == ""
     for args in ([], ["--width", "0"], ["--width", "ten"]):
-        r = subprocess.run(["python3", "/app/balance.py", *args], input=b"hi\n", capture_output=True, timeout=20)
+        r, _ = run_cpu(["python3", "/app/balance.py", *args], 20, "balance.py", input=b"hi\n")
         assert r.returncode == 2 and r.stdout == b"" and r.stderr

@@ -7,13 +7,27 @@ import time
 
 import pytest
 import resource
+import signal
 
 
-def cpu_seconds():
-    """CPU time of this process and its finished children. Speed limits use it instead of wall-clock
-    time, which grows when other work loads the machine."""
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + kids.ru_utime + kids.ru_stime
+# Speed limits measure CPU time, not wall-clock time: other work on the machine stretches the second,
+# never the first. Each program runs under RLIMIT_CPU (its limit plus a margin); the wall-clock timeout
+# is only a hang guard for a program that blocks without using CPU.
+HANG_GUARD_S = 600
+
+
+def run_cpu(cmd, cpu_limit, name, **kwargs):
+    """Run ``cmd``; return (completed process, CPU seconds it used: user + system, from getrusage).
+    RLIMIT_CPU stops it once it has used ``cpu_limit`` seconds of CPU."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 5))
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(cmd, capture_output=True, timeout=HANG_GUARD_S, preexec_fn=limit, **kwargs)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    assert proc.returncode not in (-signal.SIGXCPU, -signal.SIGKILL), f"{name} used more than {cpu_limit} s of CPU time"
+    return proc, cpu
 
 
 def lcs_len(a, b):
@@ -27,12 +41,12 @@ def lcs_len(a, b):
     return prev[-1]
 
 
-def udiff(tmp_path, old, new, *extra):
+def udiff(tmp_path, old, new, *extra, cpu_limit=60):
     po, pn = tmp_path / "old.txt", tmp_path / "new.txt"
     po.write_bytes(old)
     pn.write_bytes(new)
-    r = subprocess.run(["python3", "/app/udiff.py", *extra, str(po), str(pn)], capture_output=True, timeout=60)
-    return r, po, pn
+    r, cpu = run_cpu(["python3", "/app/udiff.py", *extra, str(po), str(pn)], cpu_limit, "udiff.py")
+    return r, po, pn, cpu
 
 
 def apply_ok(tmp_path, r, old, new):
@@ -49,14 +63,14 @@ def changed_lines(out):
 
 
 def test_identical(tmp_path):
-    r, _, _ = udiff(tmp_path, b"a\nb\n", b"a\nb\n")
+    r, _, _, _ = udiff(tmp_path, b"a\nb\n", b"a\nb\n")
     assert r.returncode == 0 and r.stdout == b""
 
 
 def test_simple_format(tmp_path):
     old = b"".join(b"line%d\n" % i for i in range(1, 11))
     new = old.replace(b"line5\n", b"LINE5\n")
-    r, po, pn = udiff(tmp_path, old, new)
+    r, po, pn, _ = udiff(tmp_path, old, new)
     assert r.returncode == 1
     assert r.stdout.decode() == (f"--- {po}\n+++ {pn}\n@@ -2,7 +2,7 @@\n line2\n line3\n line4\n-line5\n+LINE5\n"
                                  " line6\n line7\n line8\n")
@@ -66,7 +80,7 @@ def test_context_option_and_hunks(tmp_path):
     old = b"".join(b"%d\n" % i for i in range(40))
     new = old.replace(b"\n5\n", b"\nfive\n").replace(b"\n12\n", b"\ntwelve\n").replace(b"\n30\n", b"\n")
     for u in ("0", "1", "3", "5"):
-        r, _, _ = udiff(tmp_path, old, new, "-U", u)
+        r, _, _, _ = udiff(tmp_path, old, new, "-U", u)
         assert r.returncode == 1
         n_hunks = r.stdout.count(b"\n@@ ")
         expected = {"0": 3, "1": 3, "3": 2, "5": 2}[u]
@@ -77,7 +91,7 @@ def test_context_option_and_hunks(tmp_path):
 def test_no_newline_at_eof(tmp_path):
     cases = [(b"a\nb", b"a\nb\n"), (b"a\nb\n", b"a\nc"), (b"x", b"y"), (b"", b"z"), (b"q\n", b""), (b"a\nb", b"a\nb\nc")]
     for old, new in cases:
-        r, _, _ = udiff(tmp_path, old, new)
+        r, _, _, _ = udiff(tmp_path, old, new)
         assert r.returncode == 1, (old, new)
         if (old and not old.endswith(b"\n")) or (new and not new.endswith(b"\n")):
             assert b"\\ No newline at end of file" in r.stdout
@@ -104,7 +118,7 @@ def test_random_minimal_and_applies(tmp_path):
             new = new[:-1]
         if old == new:
             continue
-        r, _, _ = udiff(tmp_path, old, new, "-U", str(rng.choice([0, 1, 2, 3])))
+        r, _, _, _ = udiff(tmp_path, old, new, "-U", str(rng.choice([0, 1, 2, 3])))
         assert r.returncode == 1
         apply_ok(tmp_path, r, old, new)
         # strict minimality on inputs that both end with a newline
@@ -127,9 +141,8 @@ def test_large_files_fast(tmp_path):
         else:
             b[i] = f"changed {rng.randint(0, 10**9)}"
     old, new = ("\n".join(a) + "\n").encode(), ("\n".join(b) + "\n").encode()
-    t = cpu_seconds()
-    r, _, _ = udiff(tmp_path, old, new)
-    assert cpu_seconds() - t < 10
+    r, _, _, cpu = udiff(tmp_path, old, new, cpu_limit=12)
+    assert cpu < 10   # CPU seconds (user + system)
     assert r.returncode == 1
     apply_ok(tmp_path, r, old, new)
     sa = set(a)

@@ -1,0 +1,20 @@
+#!/bin/bash
+set -euo pipefail
+# Mistake: keeps dropping the imaginary part of the last bin for odd n too (only even n has a real Nyquist bin).
+python3 - <<'PY'
+import pathlib
+
+
+def fix(name, old, new):
+    p = pathlib.Path('/app/fftlib') / name
+    s = p.read_text()
+    assert s.count(old) == 1, (name, old)
+    p.write_text(s.replace(old, new))
+
+fix('helpers.py', '    s = (len(x) + 1) // 2\n', '    s = len(x) // 2\n')
+fix('core.py', '((k * k) % n)', '((k * k) % (2 * n))')
+fix('core.py', '    # k*k taken modulo n keeps', '    # k*k taken modulo 2n keeps')
+fix('conv.py', '        start = N // 2\n', '        start = (N - 1) // 2\n')
+fix('conv.py', '    M, N = len(a), len(v)\n', '    if len(v) > len(a):\n        a, v = v, a\n    M, N = len(a), len(v)\n')
+fix('helpers.py', '    npos = n // 2 + 1\n    ks = list(range(npos)) + list(range(-(n - npos), 0))\n', '    npos = (n - 1) // 2 + 1\n    ks = list(range(npos)) + list(range(-(n // 2), 0))\n')
+PY
