@@ -20,6 +20,7 @@ from pathlib import Path
 import docker
 import pytest
 
+from termrl.cache import CACHE_DIR
 from termrl.sandbox.reaper import LABEL
 
 TERMRL = [str(Path(sys.executable).with_name("termrl"))]
@@ -99,7 +100,7 @@ def test_validate_stopped_by_sigterm_keeps_finished_tasks_and_removes_sandboxes(
     (slow / "solution" / "wrong_nothing.sh").write_text("true\n")
     toml = slow / "task.toml"  # the oracle's sleep must outlast the fast task's whole validation on a busy machine
     toml.write_text(toml.read_text().replace("[agent]\ntimeout_sec = 60", "[agent]\ntimeout_sec = 1800"))
-    cache = Path(os.environ.get("TERMRL_CACHE", Path.home() / ".cache" / "termrl")) / "validation"
+    cache = CACHE_DIR / "validation"  # the subprocess inherits this process's environment, so the same folder
     proc = subprocess.Popen([*TERMRL, "tasks", "validate", str(fast), str(slow), "--json", "-j", "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     out, err = _Lines(proc, "stdout"), _Lines(proc)
