@@ -170,7 +170,7 @@ def test_degenerate_shapes():
     # zero matrix, consistent and inconsistent; a single unknown; more equations than unknowns
     Z = [[Fraction(0)] * 4 for _ in range(3)]
     x0, basis = check(3, 4, Z, [Fraction(0)] * 3)
-    assert len(basis) == 4 and all(v == 0 for v in x0)
+    assert len(basis) == 4
     assert solve(3, 4, Z, [Fraction(0), Fraction(1, 3), Fraction(0)]).strip() == "NONE"
     check(1, 1, [[Fraction(-3, 7)]], [Fraction(5, 2)])
     check(1, 1, [[Fraction(0)]], [Fraction(0)])

@@ -366,9 +366,10 @@ def test_persistent_session_keeps_subscriptions_and_queues_qos1():
 
 
 def test_unacknowledged_messages_are_resent_with_dup():
-    r = Client(b"redeliver", clean=False, auto_ack=False)
+    r = Client(b"redeliver", clean=False, auto_ack=False, will=(b"gone/redeliver", b"dropped", 0, False))
     r.subscribe([(b"work/#", 1)])
     pub = Client(b"redeliver-pub")
+    pub.subscribe([(b"gone/#", 0)])
     for i in range(6):
         pub.publish(b"work/%d" % i, b"job-%d" % i, 1)
     got = r.take()
@@ -377,6 +378,8 @@ def test_unacknowledged_messages_are_resent_with_dup():
         r.sock.sendall(packet(0x40, struct.pack(">H", m["pid"])))
     r.barrier()
     r.drop()  # no DISCONNECT, no more acknowledgements
+    # its will shows that the broker has seen the connection end: what follows arrives while the session is offline
+    pub.wait(lambda: any(m["topic"] == b"gone/redeliver" for m in pub.msgs), "the will of the dropped connection")
     for i in range(6, 8):
         pub.publish(b"work/%d" % i, b"job-%d" % i, 1)
     r2 = Client(b"redeliver", clean=False, auto_ack=False)
@@ -387,6 +390,7 @@ def test_unacknowledged_messages_are_resent_with_dup():
     assert [(m["payload"], m["dup"]) for m in again[4:]] == [(b"job-6", 0), (b"job-7", 0)]
     for m in again:
         r2.sock.sendall(packet(0x40, struct.pack(">H", m["pid"])))
+    r2.barrier()  # the acknowledgements have been handled before the next connection of this client id
     r2.disconnect()
     r3 = Client(b"redeliver", clean=False)
     assert r3.take() == [], "acknowledged messages are not sent again"

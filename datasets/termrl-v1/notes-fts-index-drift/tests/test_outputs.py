@@ -66,6 +66,20 @@ def new_db(tmp_path, name="n.db"):
     return db
 
 
+def assert_external_content(db):
+    """notes_fts is an external-content FTS5 index over notes (title, body): no second copy of the text."""
+    con = sqlite3.connect(db)
+    try:
+        sql = (con.execute("SELECT sql FROM sqlite_master WHERE name = 'notes_fts'").fetchone() or [""])[0]
+        own_copy = con.execute("SELECT count(*) FROM sqlite_master WHERE name = 'notes_fts_content'").fetchone()[0]
+        cols = [d[0] for d in con.execute("SELECT * FROM notes_fts LIMIT 0").description]
+    finally:
+        con.close()
+    assert re.search(r"fts5", sql, re.I) and re.search(r"content\s*=\s*'?notes'?", sql) and not own_copy, \
+        f"notes_fts must stay an external-content FTS5 index over notes: {sql}"
+    assert cols == ["title", "body"], cols
+
+
 def churn(db, n_rows=120, n_ops=160, ops=("body", "title", "both", "delete", "replace", "insert")):
     con = sqlite3.connect(db)
     ids = [r[0] for r in con.execute("SELECT id FROM notes")]
@@ -106,6 +120,14 @@ def queries():
 def check_queries(db, qs):
     for terms in qs:
         assert search(db, terms) == expected(db, terms), f"search {terms!r} (seed {SEED})"
+
+
+def test_schema_keeps_an_external_content_index(tmp_path):
+    db = new_db(tmp_path)
+    assert_external_content(db)
+    churn(db, n_rows=30, n_ops=40)
+    assert_external_content(db)
+    integrity(db)
 
 
 def test_search_on_new_database(tmp_path):
