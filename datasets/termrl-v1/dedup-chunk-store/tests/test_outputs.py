@@ -40,6 +40,7 @@ def make_tree(root: Path, big=300_000):
         os.chmod(f, RNG.choice([0o644, 0o600, 0o755, 0o640]))
         t = RNG.randint(1_000_000_000, 1_700_000_000)
         os.utime(f, (t, t))
+    (root / "docs").mkdir(exist_ok=True)  # the dangling link below needs it even when no file landed there
     os.symlink("docs/deep", root / "link to dir")
     os.symlink("../nowhere", root / "docs" / "dangling")
     os.chmod(root / "empty dir", 0o750)
