@@ -1,4 +1,5 @@
 import os
+import re
 import subprocess
 import sys
 
@@ -60,7 +61,9 @@ def test_repository_tests_pass_and_kept():
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], cwd=REPO,
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-2000:]
-    assert "3 passed" in proc.stdout
+    # the three tests of both branches run and pass; extra tests of the agent's own are allowed
+    passed = re.search(r"(\d+) passed", proc.stdout)
+    assert passed and int(passed.group(1)) >= 3, proc.stdout[-2000:]
 
 
 def test_changelog_has_both_entries():
