@@ -12,7 +12,9 @@ PORT = 7070
 def start():
     proc = subprocess.Popen(["/app/quotesvc/run.sh"], cwd="/", start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 4
+    # A hang guard, not a speed bar: without SO_REUSEADDR the bind fails at once while the old connections
+    # sit in TIME_WAIT (60 s on Linux), so waiting longer for a slow start lets no wrong server through.
+    deadline = time.time() + 30
     while time.time() < deadline:
         if proc.poll() is not None:
             return proc, False
