@@ -105,7 +105,8 @@ def port():
     p = free_port()
     proc = subprocess.Popen(["bash", "/app/dns/run.sh"], env=dict(os.environ, DNS_PORT=str(p)), cwd="/",
                             start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 10
+    # A hang guard for the start-up, not a speed bar: a loaded machine may be slow.
+    deadline = time.time() + 60
     ok = False
     while time.time() < deadline and not ok:
         try:

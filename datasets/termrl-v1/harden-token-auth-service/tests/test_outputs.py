@@ -39,7 +39,8 @@ def port():
     p = free_port()
     proc = subprocess.Popen(["bash", "/app/authsvc/run.sh"], env=dict(os.environ, AUTH_PORT=str(p)), cwd="/",
                             start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline, ok = time.time() + 10, False
+    # A hang guard for the start-up, not a speed bar: a loaded machine may be slow.
+    deadline, ok = time.time() + 60, False
     while time.time() < deadline and not ok:
         try:
             socket.create_connection(("127.0.0.1", p), timeout=0.5).close()

@@ -28,7 +28,8 @@ class Server:
         env = dict(os.environ, KV_PORT=str(self.port), KV_DATA=self.data)
         self.proc = subprocess.Popen(["bash", RUN], env=env, start_new_session=True,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 10
+        # A hang guard for the start-up, not a speed bar: a loaded machine may be slow.
+        deadline = time.time() + 60
         while time.time() < deadline:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()

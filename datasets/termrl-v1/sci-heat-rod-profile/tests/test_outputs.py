@@ -116,8 +116,9 @@ def test_boundaries_and_long_times():
     D = 3.0
     queries = [[0.0, 0.5], [1.0, 0.5], [0.37, 100.0], [0.5, 0.2]]
     vals, _ = run({"D": D, "profile": prof, "queries": queries})
-    assert abs(vals[0]) <= 1e-12 and abs(vals[1]) <= 1e-10
-    assert abs(vals[2]) <= 1e-12
+    # Exact values are 0 at both ends and ~0 after a long time; the bar is the instruction's 1e-8.
+    assert abs(vals[0]) <= 1e-8 and abs(vals[1]) <= 1e-8
+    assert abs(vals[2]) <= 1e-8
     assert abs(vals[3] - exact_fast(prof, D, 0.5, 0.2)) <= 1e-8
 
 

@@ -38,7 +38,8 @@ def srv(tmp_path_factory):
     port = free_port()
     proc = subprocess.Popen(["bash", "/app/static/run.sh"], env=dict(os.environ, STATIC_ROOT=str(root), STATIC_PORT=str(port)),
                             cwd="/", start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline, ok = time.time() + 10, False
+    # A hang guard for the start-up, not a speed bar: a loaded machine may be slow.
+    deadline, ok = time.time() + 60, False
     while time.time() < deadline and not ok:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
